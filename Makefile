@@ -1,0 +1,44 @@
+# Two commands for a newcomer: `make demo` and `make test`. Both build .venv from pinned versions.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+DEMO_WS := .graphgate-demo
+
+.PHONY: install demo test lint typecheck pytest bench clean
+
+$(STAMP): pyproject.toml requirements.lock
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	rm -rf $(DEMO_WS)
+	$(BIN)/graphgate index data/demo --workspace $(DEMO_WS)
+	$(BIN)/graphgate status --workspace $(DEMO_WS)
+	@for mode in vector local; do \
+	  $(BIN)/graphgate query "Who is Bob Cratchit's employer?" --mode $$mode --workspace $(DEMO_WS) || exit 1; \
+	  $(BIN)/graphgate query "What does the Ghost of Jacob Marley warn Scrooge about?" --mode $$mode --workspace $(DEMO_WS) || exit 1; \
+	  $(BIN)/graphgate query "Which of the Cratchit children is ill?" --mode $$mode --workspace $(DEMO_WS) || exit 1; \
+	done
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict src
+
+pytest: $(STAMP)
+	$(BIN)/pytest -q
+
+test: lint typecheck pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/index_query.py
+
+clean:
+	rm -rf $(VENV) $(DEMO_WS) .pytest_cache .mypy_cache .ruff_cache

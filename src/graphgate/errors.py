@@ -1,0 +1,28 @@
+"""Errors a user can act on: each names the problem and the fix."""
+
+from __future__ import annotations
+
+
+class GraphgateError(Exception):
+    """Base error; ``fix`` tells the user what to do next."""
+
+    def __init__(self, problem: str, fix: str = "") -> None:
+        self.problem = problem
+        self.fix = fix
+        super().__init__(f"{problem}" + (f" — fix: {fix}" if fix else ""))
+
+
+class InputError(GraphgateError):
+    """The corpus or a question cannot be read as given."""
+
+
+class ConfigError(GraphgateError):
+    """Settings are inconsistent or a configured part cannot be built."""
+
+
+class IndexMissingError(GraphgateError):
+    """The workspace has no complete index run to answer from."""
+
+
+class EmbeddingMismatchError(GraphgateError):
+    """Vectors in the store were made by another model or dimension."""

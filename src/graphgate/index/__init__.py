@@ -1,0 +1,1 @@
+"""Indexing stages: pure functions over typed tables, and the pipeline that runs them."""

@@ -1,0 +1,23 @@
+"""The extractor interface: chunks in, surface mentions and relations out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from graphgate.types import Chunk, Mention, RawRelation
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class Extraction:
+    mentions: list[Mention]
+    relations: list[RawRelation]
+
+
+class Extractor(Protocol):
+    name: str
+
+    def extract(self, chunks: Sequence[Chunk], progress: Progress | None = None) -> Extraction: ...

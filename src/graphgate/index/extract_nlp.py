@@ -1,0 +1,144 @@
+"""The offline extractor: spaCy NER for entities, the dependency parse for relations."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+from typing import Any
+
+from graphgate.config import ExtractSettings
+from graphgate.errors import ConfigError
+from graphgate.index.extract_base import Extraction, Progress
+from graphgate.types import Chunk, Mention, RawRelation
+
+COOCCURS = "co_occurs_with"
+_SUBJECTS = {"nsubj", "nsubjpass"}
+_OBJECTS = {"dobj", "attr", "oprd", "dative"}
+_LEADING = re.compile(r"^(the|a|an)\s+", re.IGNORECASE)
+_TRAILING_POSSESSIVE = re.compile(r"['’]s?$")
+
+
+def clean_name(text: str) -> str:
+    """Surface form as a node name: whitespace folded, articles and possessive marks dropped."""
+    name = " ".join(text.split())
+    name = _LEADING.sub("", name)
+    name = _TRAILING_POSSESSIVE.sub("", name).strip(" ,;:-\"'“”‘’()[]")
+    return name
+
+
+class NlpExtractor:
+    """Deterministic for a given spaCy model and text; nothing leaves the machine."""
+
+    name = "nlp"
+
+    def __init__(self, settings: ExtractSettings) -> None:
+        self.settings = settings
+        self._nlp: Any = None
+        self._types = set(settings.entity_types)
+
+    def _load(self) -> Any:
+        if self._nlp is None:
+            import spacy
+
+            try:
+                self._nlp = spacy.load(self.settings.spacy_model)
+            except OSError as exc:
+                raise ConfigError(
+                    f"spaCy model {self.settings.spacy_model!r} is not installed",
+                    "run `make install`, or set GRAPHGATE_EXTRACT__SPACY_MODEL",
+                ) from exc
+        return self._nlp
+
+    def extract(self, chunks: Sequence[Chunk], progress: Progress | None = None) -> Extraction:
+        nlp = self._load()
+        mentions: list[Mention] = []
+        relations: list[RawRelation] = []
+        texts = (c.text for c in chunks)
+        for chunk, doc in zip(
+            chunks, nlp.pipe(texts, batch_size=self.settings.batch_size), strict=True
+        ):
+            m, r = self._from_doc(chunk, doc)
+            mentions.extend(m)
+            relations.extend(r)
+            if progress is not None:
+                progress(1)
+        return Extraction(mentions, relations)
+
+    def _from_doc(self, chunk: Chunk, doc: Any) -> tuple[list[Mention], list[RawRelation]]:
+        token_entity: dict[int, str] = {}
+        mentions: list[Mention] = []
+        relations: list[RawRelation] = []
+        for sent in doc.sents:
+            sentence = " ".join(sent.text.split())
+            names: list[str] = []
+            for ent in sent.ents:
+                if ent.label_ not in self._types:
+                    continue
+                name = clean_name(ent.text)
+                if len(name) < 2 or not any(ch.isalpha() for ch in name):
+                    continue
+                for token in ent:
+                    token_entity[token.i] = name
+                mentions.append(Mention(chunk.id, chunk.doc_id, name, ent.label_, sentence))
+                if name not in names:
+                    names.append(name)
+            relations.extend(self._svo(chunk, sent, sentence, token_entity))
+            if self.settings.cooccurrence_edges:
+                for a, b in combinations(sorted(names), 2):
+                    relations.append(
+                        RawRelation(
+                            chunk.id, chunk.doc_id, a, b, COOCCURS, "cooccurrence", sentence
+                        )
+                    )
+        return mentions, relations
+
+    def _svo(
+        self, chunk: Chunk, sent: Any, sentence: str, token_entity: dict[int, str]
+    ) -> Iterable[RawRelation]:
+        for token in sent:
+            if token.dep_ not in _SUBJECTS or token.head.pos_ not in {"VERB", "AUX"}:
+                continue
+            verb = token.head
+            subjects = _with_conjuncts(token, token_entity)
+            if not subjects:
+                continue
+            lemma = verb.lemma_.lower()
+            passive = token.dep_ == "nsubjpass"
+            for child in verb.children:
+                if child.dep_ in _OBJECTS:
+                    objects, predicate = _with_conjuncts(child, token_entity), lemma
+                elif child.dep_ == "agent" and passive:
+                    objects = [o for p in child.children for o in _with_conjuncts(p, token_entity)]
+                    for subject in subjects:
+                        for obj in objects:
+                            if obj != subject:
+                                yield RawRelation(
+                                    chunk.id, chunk.doc_id, obj, subject, lemma, "svo", sentence
+                                )
+                    continue
+                elif child.dep_ == "prep":
+                    objects = [
+                        o
+                        for p in child.children
+                        if p.dep_ == "pobj"
+                        for o in _with_conjuncts(p, token_entity)
+                    ]
+                    predicate = f"{lemma}_{child.lower_}"
+                else:
+                    continue
+                for subject in subjects:
+                    for obj in objects:
+                        if obj != subject:
+                            yield RawRelation(
+                                chunk.id, chunk.doc_id, subject, obj, predicate, "svo", sentence
+                            )
+
+
+def _with_conjuncts(token: Any, token_entity: dict[int, str]) -> list[str]:
+    names: list[str] = []
+    for t in [token, *token.conjuncts]:
+        name = token_entity.get(t.i)
+        if name is not None and name not in names:
+            names.append(name)
+    return names

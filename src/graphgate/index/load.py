@@ -1,0 +1,228 @@
+"""Stage *load*: a folder of text files or a JSONL file becomes the Document table."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+
+from graphgate.config import LoadSettings
+from graphgate.errors import InputError
+from graphgate.types import Document
+
+
+@dataclass(frozen=True)
+class LoadProblem:
+    """A file or line that could not be read; kept in the manifest so nothing is lost silently."""
+
+    source: str
+    problem: str
+    fix: str
+
+    def message(self) -> str:
+        return f"{self.source}: {self.problem} — {self.fix}"
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    documents: list[Document]
+    problems: list[LoadProblem]
+
+
+class _TextExtractor(HTMLParser):
+    _SKIP = frozenset({"script", "style", "head"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.title = ""
+        self._stack: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._stack.append(tag)
+        if tag in {"p", "br", "div", "li", "h1", "h2", "h3", "h4", "tr"}:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._stack:
+            while self._stack and self._stack.pop() != tag:
+                pass
+
+    def handle_data(self, data: str) -> None:
+        if "title" in self._stack and not self.title:
+            self.title = data.strip()
+        if not any(t in self._SKIP for t in self._stack):
+            self.parts.append(data)
+
+
+def html_to_text(markup: str) -> tuple[str, str]:
+    """(title, text) of an HTML page, scripts and styles removed."""
+    parser = _TextExtractor()
+    parser.feed(markup)
+    text = html.unescape("".join(parser.parts))
+    text = re.sub(r"[ \t]+", " ", text)
+    text = re.sub(r"\n\s*\n+", "\n\n", text).strip()
+    return parser.title, text
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _decode(raw: bytes, source: str) -> str:
+    if b"\x00" in raw[:8192]:
+        raise InputError(
+            f"{source}: looks like a binary file (NUL bytes)",
+            "remove it from the corpus or convert it to text",
+        )
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"{source}: not valid UTF-8 (byte {exc.start})",
+            "convert it, e.g. `iconv -f latin1 -t utf-8 FILE > FILE.utf8`",
+        ) from exc
+
+
+class CorpusLoader:
+    """Reads a corpus path; problems are collected or raised according to ``on_error``."""
+
+    def __init__(self, settings: LoadSettings) -> None:
+        self.settings = settings
+
+    def load(self, path: Path, previous: Mapping[str, Document] | None = None) -> LoadResult:
+        if not path.exists():
+            raise InputError(f"corpus path not found: {path}", "check the path and try again")
+        problems: list[LoadProblem] = []
+        docs: list[Document] = []
+        for item in self._iter_documents(path):
+            if isinstance(item, LoadProblem):
+                if self.settings.on_error == "fail":
+                    raise InputError(item.problem, item.fix)
+                problems.append(item)
+            else:
+                docs.append(item)
+        seen: set[str] = set()
+        for doc in docs:
+            if doc.id in seen:
+                raise InputError(
+                    f"duplicate document id {doc.id!r} in {path}",
+                    "give every document a unique id",
+                )
+            seen.add(doc.id)
+        if not docs:
+            raise InputError(
+                f"no readable documents in {path}"
+                + (f" ({len(problems)} skipped: {problems[0].message()})" if problems else ""),
+                f"add files ending in {', '.join(self.settings.extensions)} or a .jsonl file",
+            )
+        docs.sort(key=lambda d: d.id)
+        return LoadResult(_versioned(docs, previous or {}), problems)
+
+    def _iter_documents(self, path: Path) -> Iterator[Document | LoadProblem]:
+        if path.is_file():
+            if path.suffix == ".jsonl":
+                yield from self._read_jsonl(path)
+            else:
+                yield self._read_file(path, path.name)
+            return
+        files = sorted(
+            p
+            for p in path.rglob("*")
+            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
+        )
+        for file in files:
+            rel = file.relative_to(path).as_posix()
+            if file.suffix == ".jsonl":
+                yield from self._read_jsonl(file)
+            elif file.suffix.lower() in self.settings.extensions:
+                yield self._read_file(file, rel)
+
+    def _too_large(self, file: Path, size: int) -> LoadProblem | None:
+        if size > self.settings.max_document_bytes:
+            return LoadProblem(
+                str(file),
+                f"{size / 1e6:.1f} MB is over load.max_document_bytes "
+                f"({self.settings.max_document_bytes / 1e6:.1f} MB)",
+                "split the file, or raise GRAPHGATE_LOAD__MAX_DOCUMENT_BYTES",
+            )
+        return None
+
+    def _read_file(self, file: Path, doc_id: str) -> Document | LoadProblem:
+        try:
+            size = file.stat().st_size
+            if (big := self._too_large(file, size)) is not None:
+                return big
+            text = _decode(file.read_bytes(), str(file))
+        except InputError as exc:
+            return LoadProblem(str(file), exc.problem, exc.fix)
+        except OSError as exc:
+            return LoadProblem(str(file), f"cannot read: {exc.strerror}", "check permissions")
+        title = file.stem
+        if file.suffix.lower() in {".html", ".htm"}:
+            page_title, text = html_to_text(text)
+            title = page_title or title
+        if not text.strip():
+            return LoadProblem(str(file), "empty document", "remove it or add text")
+        return Document(doc_id, title, text, _sha256(text), 1, size, str(file))
+
+    def _read_jsonl(self, file: Path) -> Iterator[Document | LoadProblem]:
+        try:
+            size = file.stat().st_size
+            text = _decode(file.read_bytes(), str(file))
+        except InputError as exc:
+            yield LoadProblem(str(file), exc.problem, exc.fix)
+            return
+        del size
+        for lineno, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            where = f"{file}:{lineno}"
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                yield LoadProblem(where, f"malformed JSON ({exc.msg})", "fix or remove the line")
+                continue
+            if not isinstance(row, dict):
+                yield LoadProblem(where, "line is not a JSON object", "write {id, title, text}")
+                continue
+            body = row.get("text")
+            if not isinstance(body, str) or not body.strip():
+                yield LoadProblem(where, "missing or empty 'text' field", "add a non-empty text")
+                continue
+            doc_id = row.get("id")
+            if not isinstance(doc_id, str | int) or str(doc_id) == "":
+                yield LoadProblem(where, "missing 'id' field", "add a unique string id")
+                continue
+            if (big := self._too_large(file, len(body.encode("utf-8")))) is not None:
+                yield LoadProblem(where, big.problem, big.fix)
+                continue
+            metadata = row.get("metadata", {})
+            yield Document(
+                id=str(doc_id),
+                title=str(row.get("title") or doc_id),
+                text=body,
+                sha256=_sha256(body),
+                version=1,
+                byte_size=len(body.encode("utf-8")),
+                source_path=where,
+                metadata_json=json.dumps(metadata, sort_keys=True, ensure_ascii=False),
+            )
+
+
+def _versioned(docs: list[Document], previous: Mapping[str, Document]) -> list[Document]:
+    """A document keeps its version while its content is unchanged and bumps it otherwise."""
+    out: list[Document] = []
+    for doc in docs:
+        before = previous.get(doc.id)
+        if before is None:
+            out.append(doc)
+        else:
+            version = before.version if before.sha256 == doc.sha256 else before.version + 1
+            out.append(Document(**{**doc.__dict__, "version": version}))
+    return out

@@ -1,0 +1,117 @@
+"""A pipeline is a named list of stages; each stage maps artifact tables to artifact tables."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from graphgate.config import Settings
+from graphgate.embed.base import Embedder
+from graphgate.index.extract_base import Extractor
+from graphgate.runs import Run
+from graphgate.types import ARTIFACTS, SCHEMAS, Document
+
+Advance = Callable[[int], None]
+ProgressFactory = Callable[[str, int], Advance]
+
+
+def no_progress(description: str, total: int) -> Advance:
+    return lambda n: None
+
+
+@dataclass
+class IndexContext:
+    """What stages may use besides their input tables; components are built by the caller."""
+
+    settings: Settings
+    corpus: Path
+    run: Run
+    embedder: Embedder
+    extractor: Extractor
+    previous_documents: dict[str, Document] = field(default_factory=dict)
+    progress: ProgressFactory = no_progress
+
+
+@dataclass(frozen=True)
+class StageOutput:
+    tables: dict[str, pa.Table]
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+StageFn = Callable[[IndexContext, dict[str, pa.Table]], StageOutput]
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    fn: StageFn
+    optional_inputs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StageReport:
+    name: str
+    seconds: float
+    rows: dict[str, int]
+    info: dict[str, Any]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "seconds": round(self.seconds, 4),
+            "rows": self.rows,
+            "info": self.info,
+        }
+
+
+def empty_artifact(name: str) -> pa.Table:
+    """An empty table of the artifact's schema, for an optional input no stage has written."""
+    cls = ARTIFACTS.get(name)
+    if cls is None:
+        return pa.table({"id": pa.array([], pa.string())})
+    return SCHEMAS[cls].empty_table()
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    name: str
+    stages: tuple[Stage, ...]
+
+    def stage_names(self) -> list[str]:
+        return [s.name for s in self.stages]
+
+    def run(self, ctx: IndexContext, only: Sequence[str] | None = None) -> list[StageReport]:
+        """Run every stage (or ``only`` some: their inputs then come from the run's artifacts)."""
+        tables: dict[str, pa.Table] = {}
+        reports: list[StageReport] = []
+        for stage in self.stages:
+            if only is not None and stage.name not in only:
+                continue
+            inputs = {name: self._input(ctx.run, tables, name, False) for name in stage.inputs}
+            inputs |= {n: self._input(ctx.run, tables, n, True) for n in stage.optional_inputs}
+            started = time.perf_counter()
+            output = stage.fn(ctx, inputs)
+            seconds = time.perf_counter() - started
+            for name, table in output.tables.items():
+                ctx.run.write_artifact(name, table)
+                tables[name] = table
+            rows = {name: t.num_rows for name, t in output.tables.items()}
+            reports.append(StageReport(stage.name, seconds, rows, output.info))
+        return reports
+
+    @staticmethod
+    def _input(run: Run, tables: dict[str, pa.Table], name: str, optional: bool) -> pa.Table:
+        if name in tables:
+            return tables[name]
+        if optional and not run.has_artifact(name):
+            return empty_artifact(name)
+        table = run.read_artifact(name)
+        tables[name] = table
+        return table

@@ -1,0 +1,248 @@
+"""Stage *resolve*: surface names become entities; relations are re-keyed onto them.
+
+Blocking on a normalised name merges spelling variants; a short name (``Scrooge``) joins the
+one longer name of the same type that contains it (``Ebenezer Scrooge``) only when their
+embeddings agree, so ambiguous short names stay apart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from graphgate.config import ResolveSettings
+from graphgate.embed.base import Embedder
+from graphgate.types import Entity, Mention, RawRelation, Relationship
+
+_CORPORATE = {
+    "inc",
+    "incorporated",
+    "ltd",
+    "limited",
+    "llc",
+    "corp",
+    "corporation",
+    "co",
+    "company",
+    "plc",
+    "gmbh",
+    "ag",
+    "sa",
+    "nv",
+    "bv",
+}
+_POSSESSIVE = re.compile(r"['’]s\b")
+_PUNCT = re.compile(r"[^\w\s]|_")
+
+
+def normalise_name(name: str) -> str:
+    """Blocking key: accents, case, punctuation, possessives, leading article, corporate suffix."""
+    text = unicodedata.normalize("NFKD", name)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+    text = _POSSESSIVE.sub("", text)
+    tokens = _PUNCT.sub(" ", text).split()
+    if len(tokens) > 1 and tokens[0] == "the":
+        tokens = tokens[1:]
+    while len(tokens) > 1 and tokens[-1] in _CORPORATE:
+        tokens = tokens[:-1]
+    return " ".join(tokens)
+
+
+def entity_id(key: str) -> str:
+    return "e_" + hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def relationship_id(source: str, predicate: str, target: str) -> str:
+    return "r_" + hashlib.sha256(f"{source}|{predicate}|{target}".encode()).hexdigest()[:16]
+
+
+@dataclass
+class _Group:
+    key: str
+    surfaces: Counter[str]
+    types: Counter[str]
+    sentences: list[str]
+    chunk_ids: set[str]
+    doc_ids: set[str]
+
+    @property
+    def name(self) -> str:
+        return sorted(self.surfaces.items(), key=lambda kv: (-kv[1], -len(kv[0]), kv[0]))[0][0]
+
+    @property
+    def type(self) -> str:
+        return sorted(self.types.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    entities: list[Entity]
+    relationships: list[Relationship]
+    merged_by_embedding: int
+
+
+class EntityResolver:
+    def __init__(
+        self,
+        settings: ResolveSettings,
+        embedder: Embedder | None,
+        description_sentences: int = 3,
+    ) -> None:
+        self.settings = settings
+        self.embedder = embedder
+        self.description_sentences = description_sentences
+
+    def resolve(self, mentions: Sequence[Mention], relations: Sequence[RawRelation]) -> Resolution:
+        groups = _group_mentions(mentions)
+        parent = {key: key for key in groups}
+        merged = 0
+        if self.settings.use_embeddings and self.embedder is not None:
+            for short, long in self._embedding_merges(groups):
+                parent[short] = long
+                merged += 1
+
+        def root(key: str) -> str:
+            while parent[key] != key:
+                key = parent[key]
+            return key
+
+        clusters: dict[str, list[_Group]] = defaultdict(list)
+        for key in sorted(groups):
+            clusters[root(key)].append(groups[key])
+        key_to_id = {key: entity_id(root(key)) for key in groups}
+        entities = [
+            self._entity(entity_id(r), groups[r], members)
+            for r, members in sorted(clusters.items())
+        ]
+        relationships = _relationships(relations, key_to_id, self.description_sentences)
+        return Resolution(entities, relationships, merged)
+
+    def _entity(self, eid: str, head: _Group, members: list[_Group]) -> Entity:
+        surfaces: Counter[str] = Counter()
+        types: Counter[str] = Counter()
+        sentences: list[str] = []
+        chunks: set[str] = set()
+        docs: set[str] = set()
+        for g in [head, *[m for m in members if m is not head]]:
+            surfaces.update(g.surfaces)
+            types.update(g.types)
+            sentences.extend(s for s in g.sentences if s not in sentences)
+            chunks |= g.chunk_ids
+            docs |= g.doc_ids
+        merged = _Group(head.key, surfaces, types, sentences, chunks, docs)
+        name = head.name
+        return Entity(
+            id=eid,
+            name=name,
+            type=merged.type,
+            description=" ".join(s[:300] for s in sentences[: self.description_sentences]),
+            aliases=sorted(s for s in surfaces if s != name),
+            mention_count=sum(surfaces.values()),
+            chunk_ids=sorted(chunks),
+            doc_ids=sorted(docs),
+        )
+
+    def _embedding_merges(self, groups: dict[str, _Group]) -> list[tuple[str, str]]:
+        by_token: dict[str, set[str]] = defaultdict(set)
+        for key in groups:
+            for token in key.split():
+                by_token[token].add(key)
+        candidates: dict[str, list[str]] = {}
+        for key, group in groups.items():
+            tokens = key.split()
+            pool = set.intersection(*(by_token[t] for t in tokens)) - {key}
+            supersets = sorted(
+                k for k in pool if groups[k].type == group.type and len(k) > len(key)
+            )
+            # Only the longest forms are targets, so "Scrooge" chooses among full names.
+            supersets = [k for k in supersets if not any(k != o and k in o for o in supersets)]
+            if supersets:
+                candidates[key] = supersets
+        if not candidates or self.embedder is None:
+            return []
+        keys = sorted({k for short, longs in candidates.items() for k in [short, *longs]})
+        texts = [f"{groups[k].name}: {(groups[k].sentences or [''])[0]}" for k in keys]
+        vectors = self.embedder.embed(texts, max_tokens=64)
+        row = {k: i for i, k in enumerate(keys)}
+        merges: list[tuple[str, str]] = []
+        for short in sorted(candidates):
+            longs = candidates[short]
+            sims = [float(np.dot(vectors[row[short]], vectors[row[k]])) for k in longs]
+            best = int(np.argmax(sims))
+            runner_up = max((s for i, s in enumerate(sims) if i != best), default=-1.0)
+            if sims[best] >= self.settings.similarity_threshold and sims[best] - runner_up >= 0.05:
+                merges.append((short, longs[best]))
+        return merges
+
+
+def _group_mentions(mentions: Sequence[Mention]) -> dict[str, _Group]:
+    groups: dict[str, _Group] = {}
+    for m in mentions:
+        key = normalise_name(m.name)
+        if not key:
+            continue
+        g = groups.get(key)
+        if g is None:
+            g = groups[key] = _Group(key, Counter(), Counter(), [], set(), set())
+        g.surfaces[m.name] += 1
+        g.types[m.type] += 1
+        if m.sentence not in g.sentences and len(g.sentences) < 20:
+            g.sentences.append(m.sentence)
+        g.chunk_ids.add(m.chunk_id)
+        g.doc_ids.add(m.doc_id)
+    return groups
+
+
+def _relationships(
+    relations: Sequence[RawRelation], key_to_id: dict[str, str], n_sentences: int
+) -> list[Relationship]:
+    @dataclass
+    class _Acc:
+        count: int
+        sentences: list[str]
+        chunks: set[str]
+        docs: set[str]
+        valid_from: str | None
+        valid_to: str | None
+
+    acc: dict[tuple[str, str, str, str], _Acc] = {}
+    for r in relations:
+        source = key_to_id.get(normalise_name(r.source_name))
+        target = key_to_id.get(normalise_name(r.target_name))
+        if source is None or target is None or source == target:
+            continue
+        if r.kind == "cooccurrence" and target < source:
+            source, target = target, source
+        k = (source, r.predicate, target, r.kind)
+        a = acc.get(k)
+        if a is None:
+            a = acc[k] = _Acc(0, [], set(), set(), r.valid_from, r.valid_to)
+        a.count += 1
+        if r.sentence not in a.sentences and len(a.sentences) < n_sentences:
+            a.sentences.append(r.sentence)
+        a.chunks.add(r.chunk_id)
+        a.docs.add(r.doc_id)
+    out = [
+        Relationship(
+            id=relationship_id(s, p, t),
+            source_id=s,
+            target_id=t,
+            predicate=p,
+            kind=kind,
+            weight=float(a.count),
+            description=" ".join(x[:300] for x in a.sentences),
+            chunk_ids=sorted(a.chunks),
+            doc_ids=sorted(a.docs),
+            valid_from=a.valid_from,
+            valid_to=a.valid_to,
+        )
+        for (s, p, t, kind), a in acc.items()
+    ]
+    out.sort(key=lambda r: r.id)
+    return out

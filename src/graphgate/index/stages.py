@@ -1,0 +1,142 @@
+"""Thin adapters that turn the pure stage functions into pipeline stages, and the pipelines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+
+from graphgate.index.chunk import chunk_documents
+from graphgate.index.load import CorpusLoader
+from graphgate.index.pipeline import IndexContext, Pipeline, Stage, StageOutput
+from graphgate.index.resolve import EntityResolver
+from graphgate.store.build import write_store
+from graphgate.types import (
+    Chunk,
+    Document,
+    Entity,
+    Mention,
+    RawRelation,
+    Relationship,
+    from_table,
+    to_table,
+    vectors_table,
+)
+
+
+def entity_text(entity: Entity) -> str:
+    """What an entity's vector encodes: its name, type and the sentences that describe it."""
+    return f"{entity.name} ({entity.type}): {entity.description}"
+
+
+def load_stage(ctx: IndexContext, _: dict[str, pa.Table]) -> StageOutput:
+    result = CorpusLoader(ctx.settings.load).load(ctx.corpus, ctx.previous_documents)
+    return StageOutput(
+        {"documents": to_table(result.documents, Document)},
+        {"problems": [p.__dict__ for p in result.problems]},
+    )
+
+
+def chunk_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+    chunks = chunk_documents(from_table(tables["documents"], Document), ctx.settings.chunk)
+    return StageOutput({"chunks": to_table(chunks, Chunk)})
+
+
+def extract_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+    chunks = from_table(tables["chunks"], Chunk)
+    advance = ctx.progress("extract", len(chunks))
+    extraction = ctx.extractor.extract(chunks, advance)
+    return StageOutput(
+        {
+            "mentions": to_table(extraction.mentions, Mention),
+            "raw_relations": to_table(extraction.relations, RawRelation),
+        },
+        {"extractor": ctx.extractor.name},
+    )
+
+
+def resolve_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+    resolver = EntityResolver(
+        ctx.settings.resolve, ctx.embedder, ctx.settings.extract.description_sentences
+    )
+    result = resolver.resolve(
+        from_table(tables["mentions"], Mention), from_table(tables["raw_relations"], RawRelation)
+    )
+    return StageOutput(
+        {
+            "entities": to_table(result.entities, Entity),
+            "relationships": to_table(result.relationships, Relationship),
+        },
+        {"merged_by_embedding": result.merged_by_embedding},
+    )
+
+
+def _embed(ctx: IndexContext, name: str, ids: list[str], texts: list[str], limit: int) -> pa.Table:
+    advance = ctx.progress(name, len(texts))
+    batch = max(ctx.settings.embed.batch_size * 4, 1)
+    parts: list[Any] = []
+    for start in range(0, len(texts), batch):
+        parts.append(ctx.embedder.embed(texts[start : start + batch], max_tokens=limit))
+        advance(len(parts[-1]))
+    import numpy as np
+
+    matrix = np.vstack(parts) if parts else np.zeros((0, ctx.embedder.dimension), np.float32)
+    return vectors_table(ids, matrix)
+
+
+def _embed_info(ctx: IndexContext) -> dict[str, Any]:
+    return {"model": ctx.embedder.model, "dimension": ctx.embedder.dimension}
+
+
+def embed_chunks_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+    chunks = from_table(tables["chunks"], Chunk)
+    table = _embed(
+        ctx,
+        "embed chunks",
+        [c.id for c in chunks],
+        [c.text for c in chunks],
+        ctx.settings.embed.max_tokens,
+    )
+    return StageOutput({"chunk_vectors": table}, _embed_info(ctx))
+
+
+def embed_entities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+    entities = from_table(tables["entities"], Entity)
+    table = _embed(
+        ctx,
+        "embed entities",
+        [e.id for e in entities],
+        [entity_text(e) for e in entities],
+        ctx.settings.embed.entity_max_tokens,
+    )
+    return StageOutput({"entity_vectors": table}, _embed_info(ctx))
+
+
+def graph_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+    counts = write_store(ctx.run.store_dir, tables, ctx.settings.vectors.exact_below)
+    return StageOutput({}, {"store_counts": counts})
+
+
+_LOAD = Stage("load", (), ("documents",), load_stage)
+_CHUNK = Stage("chunk", ("documents",), ("chunks",), chunk_stage)
+_EXTRACT = Stage("extract", ("chunks",), ("mentions", "raw_relations"), extract_stage)
+_RESOLVE = Stage(
+    "resolve", ("mentions", "raw_relations"), ("entities", "relationships"), resolve_stage
+)
+_EMBED_CHUNKS = Stage("embed_chunks", ("chunks",), ("chunk_vectors",), embed_chunks_stage)
+_EMBED_ENTITIES = Stage("embed_entities", ("entities",), ("entity_vectors",), embed_entities_stage)
+_GRAPH = Stage(
+    "graph",
+    ("documents", "chunks", "chunk_vectors"),
+    (),
+    graph_stage,
+    optional_inputs=("entities", "relationships", "entity_vectors"),
+)
+
+PIPELINES: dict[str, Pipeline] = {
+    "graph": Pipeline(
+        "graph", (_LOAD, _CHUNK, _EXTRACT, _RESOLVE, _EMBED_CHUNKS, _EMBED_ENTITIES, _GRAPH)
+    ),
+    # The baseline every graph index is compared with: no extraction, no entities.
+    "vector": Pipeline("vector", (_LOAD, _CHUNK, _EMBED_CHUNKS, _GRAPH)),
+}

@@ -1,0 +1,1 @@
+"""Retrieval modes and answer generation over a loaded index."""

@@ -1,0 +1,99 @@
+"""Answers without an LLM: the best-supported retrieved sentences and facts, each cited."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from graphgate.index.extract_nlp import COOCCURS
+from graphgate.query.base import Answer, Citation, RetrievalResult
+
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset(
+    "a an the of to in on at for by with from and or but is are was were be been being who whom "
+    "whose what which when where why how does do did has have had this that these those it its "
+    "as into than then there their they them he she his her him i you we our your not no".split()
+)
+
+
+def content_words(text: str) -> list[str]:
+    return [
+        w.rstrip("s") if len(w) > 3 else w for w in _WORD.findall(text.lower()) if w not in _STOP
+    ]
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    chunk_rank: int
+    chunk_id: str
+    doc_id: str
+    start: int
+    end: int
+    text: str
+
+
+class ExtractiveAnswerer:
+    """Picks sentences by question-word overlap, retrieved-entity mentions and chunk rank."""
+
+    name = "extractive"
+
+    def __init__(self, max_sentences: int = 3) -> None:
+        self.max_sentences = max_sentences
+
+    def answer(self, result: RetrievalResult, run_id: str) -> Answer:
+        sentences = self._sentences(result)
+        question_words = set(content_words(result.question))
+        frequency = Counter(w for s in sentences for w in set(content_words(s.text)))
+        entity_names = [e.name.lower() for e in result.entities[:10]]
+        scored: list[tuple[float, int, _Sentence]] = []
+        for i, s in enumerate(sentences):
+            words = set(content_words(s.text))
+            overlap = sum(1.0 / math.log(2 + frequency[w]) for w in words & question_words)
+            mentions = sum(1 for name in entity_names if name and name in s.text.lower())
+            score = overlap + 0.3 * min(mentions, 3) + 0.5 / (1 + s.chunk_rank)
+            if len(words) >= 3:
+                scored.append((score, i, s))
+        scored.sort(key=lambda x: (-x[0], x[1]))
+        chosen = [s for _, _, s in scored[: self.max_sentences]]
+        citations = [
+            Citation(n, s.chunk_id, s.doc_id, s.start, s.end, s.text)
+            for n, s in enumerate(chosen, start=1)
+        ]
+        lines = [f"{c.text} [{c.marker}]" for c in citations]
+        # Co-occurrence says two names met, not what holds between them: only parsed facts speak.
+        facts = [e for e in result.edges if e.predicate != COOCCURS][:3]
+        for edge in facts:
+            if not edge.chunk_ids:
+                continue
+            cited = next((c for c in citations if c.chunk_id in edge.chunk_ids), None)
+            if cited is None:
+                chunk = next((c for c in result.chunks if c.id in edge.chunk_ids), None)
+                if chunk is None:
+                    continue
+                cited = Citation(
+                    len(citations) + 1, chunk.id, chunk.doc_id, chunk.start, chunk.end, chunk.text
+                )
+                citations.append(cited)
+            lines.append(f"Fact: {edge.source} —{edge.predicate}→ {edge.target} [{cited.marker}]")
+        if not lines:
+            text = "No supporting text was retrieved for this question."
+        else:
+            text = "Extractive answer (no LLM configured):\n" + "\n".join(lines)
+        return Answer(result.question, result.mode, text, citations, result, self.name, run_id)
+
+    @staticmethod
+    def _sentences(result: RetrievalResult) -> list[_Sentence]:
+        out: list[_Sentence] = []
+        for rank, chunk in enumerate(result.chunks):
+            for m in _SENTENCE.finditer(chunk.text):
+                raw = m.group(0)
+                lead = len(raw) - len(raw.lstrip())
+                text = raw.strip()
+                if not text:
+                    continue
+                start = chunk.start + m.start() + lead
+                out.append(_Sentence(rank, chunk.id, chunk.doc_id, start, start + len(text), text))
+        return out

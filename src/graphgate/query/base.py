@@ -1,0 +1,107 @@
+"""What every retrieval mode returns, so the evaluation harness scores them all alike."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class RetrievedChunk:
+    id: str
+    doc_id: str
+    text: str
+    start: int
+    end: int
+    score: float
+
+
+@dataclass(frozen=True)
+class RetrievedEntity:
+    id: str
+    name: str
+    type: str
+    score: float
+
+
+@dataclass(frozen=True)
+class RetrievedEdge:
+    id: str
+    source_id: str
+    source: str
+    predicate: str
+    target_id: str
+    target: str
+    weight: float
+    chunk_ids: list[str]
+    score: float
+
+
+@dataclass
+class RetrievalResult:
+    question: str
+    mode: str
+    chunks: list[RetrievedChunk] = field(default_factory=list)
+    entities: list[RetrievedEntity] = field(default_factory=list)
+    edges: list[RetrievedEdge] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Citation:
+    marker: int
+    chunk_id: str
+    doc_id: str
+    start: int  # character offsets into the document
+    end: int
+    text: str
+
+
+@dataclass
+class Answer:
+    question: str
+    mode: str
+    answer: str
+    citations: list[Citation]
+    retrieval: RetrievalResult
+    generator: str
+    run_id: str
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        r = self.retrieval
+        return {
+            "question": self.question,
+            "mode": self.mode,
+            "answer": self.answer,
+            "generator": self.generator,
+            "run_id": self.run_id,
+            "citations": [asdict(c) for c in self.citations],
+            "entities": [
+                {"id": e.id, "name": e.name, "type": e.type, "score": round(e.score, 6)}
+                for e in r.entities
+            ],
+            "edges": [
+                {
+                    "id": e.id,
+                    "source": e.source,
+                    "predicate": e.predicate,
+                    "target": e.target,
+                    "weight": e.weight,
+                    "chunk_ids": e.chunk_ids,
+                }
+                for e in r.edges
+            ],
+            "chunks": [
+                {"id": c.id, "doc_id": c.doc_id, "score": round(c.score, 6)} for c in r.chunks
+            ],
+            "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
+        }
+
+
+class Retriever(Protocol):
+    """Question in, retrieved context out; external pipelines implement the same shape."""
+
+    mode: str
+
+    def retrieve(self, question: str, top_k: int | None = None) -> RetrievalResult: ...

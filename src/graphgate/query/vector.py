@@ -1,0 +1,46 @@
+"""Vector mode: chunk kNN, the baseline every graph mode is compared with."""
+
+from __future__ import annotations
+
+import time
+
+from graphgate.config import QuerySettings
+from graphgate.query.base import RetrievalResult, RetrievedChunk, RetrievedEntity
+from graphgate.query.loaded import LoadedIndex
+
+
+def chunk_hit(index: LoadedIndex, chunk_id: str, score: float) -> RetrievedChunk:
+    c = index.chunks[chunk_id]
+    return RetrievedChunk(c.id, c.doc_id, c.text, c.start, c.end, score)
+
+
+class VectorRetriever:
+    mode = "vector"
+
+    def __init__(self, index: LoadedIndex, settings: QuerySettings) -> None:
+        self.index = index
+        self.settings = settings
+
+    def retrieve(self, question: str, top_k: int | None = None) -> RetrievalResult:
+        k = top_k or self.settings.top_k_chunks
+        t0 = time.perf_counter()
+        vector = self.index.embed_question(question)
+        t1 = time.perf_counter()
+        hits = self.index.store.vector_search("chunk", vector, k)
+        t2 = time.perf_counter()
+        chunks = [chunk_hit(self.index, cid, score) for cid, score in hits]
+        # Entities are those the retrieved text mentions: no graph walk in this mode.
+        entities: dict[str, RetrievedEntity] = {}
+        for chunk in chunks:
+            for eid in self.index.chunk_entities.get(chunk.id, []):
+                if eid not in entities:
+                    e = self.index.entities[eid]
+                    entities[eid] = RetrievedEntity(e.id, e.name, e.type, chunk.score)
+        return RetrievalResult(
+            question,
+            self.mode,
+            chunks,
+            list(entities.values())[: self.settings.top_k_entities],
+            [],
+            {"embed": (t1 - t0) * 1000, "search": (t2 - t1) * 1000},
+        )

@@ -1,0 +1,1 @@
+"""Graph, vector and full-text storage behind one interface."""

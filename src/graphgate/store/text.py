@@ -1,0 +1,53 @@
+"""Keyword search with bm25s, persisted beside the graph."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from graphgate.store.base import Hit
+
+
+class Bm25TextIndex:
+    def __init__(self, ids: Sequence[str], retriever: Any) -> None:
+        self.ids = list(ids)
+        self.retriever = retriever
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def search(self, query: str, k: int) -> list[Hit]:
+        import bm25s
+
+        if not self.ids:
+            return []
+        tokens = bm25s.tokenize([query], stopwords="en", show_progress=False, return_ids=False)
+        if not tokens or not tokens[0]:
+            return []
+        docs, scores = self.retriever.retrieve(tokens, k=min(k, len(self.ids)), show_progress=False)
+        return [
+            (self.ids[int(d)], float(s)) for d, s in zip(docs[0], scores[0], strict=True) if s > 0
+        ]
+
+
+def build_text_index(ids: Sequence[str], texts: Sequence[str], folder: Path) -> Bm25TextIndex:
+    import bm25s
+
+    folder.mkdir(parents=True, exist_ok=True)
+    retriever = bm25s.BM25()
+    if texts:
+        tokens = bm25s.tokenize(list(texts), stopwords="en", show_progress=False)
+        retriever.index(tokens, show_progress=False)
+        retriever.save(str(folder))
+    (folder / "ids.json").write_text(json.dumps(list(ids)))
+    return Bm25TextIndex(ids, retriever)
+
+
+def open_text_index(folder: Path) -> Bm25TextIndex:
+    import bm25s
+
+    ids = json.loads((folder / "ids.json").read_text())
+    retriever = bm25s.BM25.load(str(folder)) if ids else bm25s.BM25()
+    return Bm25TextIndex(ids, retriever)

@@ -1,0 +1,249 @@
+"""The facade: open a workspace, index a corpus into a new run, answer questions, report status."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from graphgate.config import Settings, load_settings
+from graphgate.embed import Embedder, build_embedder
+from graphgate.errors import ConfigError, GraphgateError
+from graphgate.index.extract_base import Extractor
+from graphgate.index.pipeline import IndexContext, ProgressFactory, StageReport, no_progress
+from graphgate.index.stages import PIPELINES
+from graphgate.query.answer import ExtractiveAnswerer
+from graphgate.query.base import Answer, Retriever
+from graphgate.query.loaded import LoadedIndex, load_index
+from graphgate.query.local import LocalRetriever
+from graphgate.query.vector import VectorRetriever
+from graphgate.runs import Run, RunRegistry, finished_now
+from graphgate.types import Document, from_table
+
+MODES = ("vector", "local")
+
+
+@dataclass(frozen=True)
+class IndexReport:
+    run_id: str
+    pipeline: str
+    stages: list[StageReport]
+    problems: list[dict[str, str]]
+    counts: dict[str, int]
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Status:
+    workspace: str
+    current_run: str | None
+    pipeline: str | None
+    counts: dict[str, int]
+    embedding: dict[str, Any]
+    healthy: bool
+    problems: list[str] = field(default_factory=list)
+    runs: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+class Workspace:
+    """Everything under one folder: ``graphgate.toml``, ``runs/<run_id>/`` and ``CURRENT``."""
+
+    def __init__(
+        self, path: Path | str = ".graphgate", settings: Settings | None = None, **overrides: Any
+    ) -> None:
+        self.path = Path(path)
+        self.settings = settings if settings is not None else load_settings(self.path, **overrides)
+        self.runs = RunRegistry(self.path)
+        self._embedder: Embedder | None = None
+        self._extractor: Extractor | None = None
+        self._loaded: LoadedIndex | None = None
+
+    # -- components, built once per workspace object --------------------------------------
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = build_embedder(self.settings.embed)
+        return self._embedder
+
+    @property
+    def extractor(self) -> Extractor:
+        if self._extractor is None:
+            from graphgate.index.extract_nlp import NlpExtractor
+
+            self._extractor = NlpExtractor(self.settings.extract)
+        return self._extractor
+
+    # -- indexing ----------------------------------------------------------------------------
+    def index(
+        self, corpus: Path | str, pipeline: str = "graph", progress: ProgressFactory = no_progress
+    ) -> IndexReport:
+        """Index into a new run; it becomes current only once every stage has finished."""
+        if pipeline not in PIPELINES:
+            raise ConfigError(f"unknown pipeline {pipeline!r}", f"use one of {sorted(PIPELINES)}")
+        self.path.mkdir(parents=True, exist_ok=True)
+        previous = self._previous_documents()
+        run = self.runs.create()
+        run.update_manifest(
+            pipeline=pipeline,
+            corpus=str(corpus),
+            seed=self.settings.seed,
+            settings=self.settings.public_dump(),
+            stage_names=PIPELINES[pipeline].stage_names(),
+        )
+        ctx = IndexContext(
+            self.settings, Path(corpus), run, self.embedder, self.extractor, previous, progress
+        )
+        started = time.perf_counter()
+        try:
+            reports = PIPELINES[pipeline].run(ctx)
+        except BaseException as exc:
+            run.update_manifest(
+                status="failed", finished_at=finished_now(), error=f"{type(exc).__name__}: {exc}"
+            )
+            raise
+        seconds = time.perf_counter() - started
+        problems: list[dict[str, str]] = reports[0].info.get("problems", []) if reports else []
+        counts: dict[str, int] = next(
+            (r.info["store_counts"] for r in reports if "store_counts" in r.info), {}
+        )
+        run.update_manifest(
+            status="complete",
+            finished_at=finished_now(),
+            seconds=round(seconds, 3),
+            stages=[r.as_dict() for r in reports],
+            load_problems=problems,
+            counts=counts,
+            embedding={"model": self.embedder.model, "dimension": self.embedder.dimension},
+        )
+        self.runs.set_current(run)
+        self._close_loaded()
+        return IndexReport(run.run_id, pipeline, reports, problems, counts, seconds)
+
+    def _previous_documents(self) -> dict[str, Document]:
+        if self.runs.current_id() is None:
+            return {}
+        run = self.runs.current()
+        if not run.has_artifact("documents"):
+            return {}
+        return {d.id: d for d in from_table(run.read_artifact("documents"), Document)}
+
+    # -- querying ----------------------------------------------------------------------------
+    def loaded(self) -> LoadedIndex:
+        run = self.runs.current()
+        if self._loaded is None or self._loaded.run.run_id != run.run_id:
+            self._close_loaded()
+            self._loaded = load_index(run, self.embedder, self.settings.vectors.exact_below)
+        return self._loaded
+
+    def retriever(self, mode: str | None = None) -> Retriever:
+        mode = mode or self.settings.query.mode
+        loaded = self.loaded()
+        if mode == "vector":
+            return VectorRetriever(loaded, self.settings.query)
+        if mode == "local":
+            if not loaded.entities:
+                raise GraphgateError(
+                    f"run {loaded.run.run_id} has no entities, so local mode has nothing to walk",
+                    "index with the graph pipeline, or query with --mode vector",
+                )
+            return LocalRetriever(loaded, self.settings.query)
+        raise ConfigError(f"unknown query mode {mode!r}", f"use one of {', '.join(MODES)}")
+
+    def query(self, question: str, mode: str | None = None, top_k: int | None = None) -> Answer:
+        if not question.strip():
+            raise GraphgateError("the question is empty", "ask a question")
+        started = time.perf_counter()
+        retriever = self.retriever(mode)
+        result = retriever.retrieve(question, top_k)
+        retrieved = time.perf_counter()
+        answer = ExtractiveAnswerer(self.settings.query.answer_sentences).answer(
+            result, self.loaded().run.run_id
+        )
+        done = time.perf_counter()
+        answer.timings_ms = {
+            **{f"retrieve.{k}": v for k, v in result.timings_ms.items()},
+            "retrieve": (retrieved - started) * 1000,
+            "answer": (done - retrieved) * 1000,
+            "total": (done - started) * 1000,
+        }
+        return answer
+
+    def query_batch(
+        self, questions: Iterable[str], mode: str | None = None, top_k: int | None = None
+    ) -> Iterator[Answer]:
+        for question in questions:
+            yield self.query(question, mode, top_k)
+
+    # -- status ------------------------------------------------------------------------------
+    def status(self) -> Status:
+        run_id = self.runs.current_id()
+        n_runs = len(self.runs.list())
+        if run_id is None:
+            return Status(str(self.path), None, None, {}, {}, False, ["no index yet"], n_runs)
+        run = self.runs.get(run_id)
+        manifest = run.manifest()
+        problems: list[str] = []
+        counts: dict[str, int] = {}
+        try:
+            counts = self.loaded().store.counts()
+        except GraphgateError as exc:
+            problems.append(str(exc))
+        recorded = manifest.get("counts", {})
+        if counts and recorded and counts != recorded:
+            problems.append(f"store counts {counts} differ from the run manifest {recorded}")
+        return Status(
+            workspace=str(self.path),
+            current_run=run_id,
+            pipeline=manifest.get("pipeline"),
+            counts=counts,
+            embedding=manifest.get("embedding", {}),
+            healthy=not problems,
+            problems=problems,
+            runs=n_runs,
+        )
+
+    def list_runs(self) -> list[Run]:
+        return self.runs.list()
+
+    def _close_loaded(self) -> None:
+        if self._loaded is not None:
+            self._loaded.close()
+            self._loaded = None
+
+    def close(self) -> None:
+        self._close_loaded()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def read_questions(lines: Sequence[str]) -> list[tuple[str | None, str]]:
+    """(id, question) from plain lines or test-set JSONL lines ({"id", "question"})."""
+    import json
+
+    out: list[tuple[str | None, str]] = []
+    for n, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text:
+            continue
+        if text.startswith("{"):
+            try:
+                row = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise GraphgateError(
+                    f"line {n}: malformed JSON ({exc.msg})", "fix the line"
+                ) from exc
+            if not isinstance(row, dict) or not isinstance(row.get("question"), str):
+                raise GraphgateError(f"line {n}: no 'question' field", "add a question string")
+            out.append((str(row["id"]) if "id" in row else None, row["question"]))
+        else:
+            out.append((None, text))
+    return out
