@@ -40,7 +40,9 @@ class OpenAICompatibleEmbedder:
         for start in range(0, len(texts), self.settings.batch_size):
             rows.extend(self._request(list(texts[start : start + self.settings.batch_size])))
         matrix = np.asarray(rows, dtype=np.float32).reshape(len(texts), -1)
-        if self._dimension is not None and len(texts) and matrix.shape[1] != self._dimension:
+        if self._dimension is None and len(texts):
+            self._dimension = int(matrix.shape[1])  # learnt from the first answer, no probe
+        elif len(texts) and matrix.shape[1] != self._dimension:
             raise EmbeddingMismatchError(
                 f"endpoint returned {matrix.shape[1]}-dimensional vectors, "
                 f"configured embed.dimension is {self._dimension}",

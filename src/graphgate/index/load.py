@@ -35,7 +35,7 @@ class LoadResult:
 
 
 class _TextExtractor(HTMLParser):
-    _SKIP = frozenset({"script", "style", "head"})
+    _SKIP = frozenset({"script", "style", "head", "title"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)

@@ -1,0 +1,1 @@
+"""Converters from public benchmark formats to a graphgate corpus and question file."""

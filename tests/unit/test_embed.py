@@ -1,0 +1,114 @@
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import numpy as np
+import pytest
+
+from graphgate.config import EmbedSettings
+from graphgate.embed import build_embedder
+from graphgate.embed.onnx_minilm import OnnxMiniLMEmbedder
+from graphgate.embed.openai_compat import OpenAICompatibleEmbedder
+from graphgate.errors import ConfigError, EmbeddingMismatchError
+
+
+@pytest.fixture(scope="module")
+def minilm() -> OnnxMiniLMEmbedder:
+    return OnnxMiniLMEmbedder(EmbedSettings())
+
+
+def test_minilm_vectors_are_normalised_and_meaningful(minilm: OnnxMiniLMEmbedder) -> None:
+    v = minilm.embed([
+        "Bob Cratchit is the clerk of Ebenezer Scrooge.",
+        "Scrooge employs Bob Cratchit as his clerk.",
+        "The stock market fell sharply on Tuesday.",
+    ])
+    assert v.shape == (3, 384) and v.dtype == np.float32
+    assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
+    assert v[0] @ v[1] > v[0] @ v[2] + 0.3
+
+
+def test_minilm_order_and_batching_do_not_change_vectors(minilm: OnnxMiniLMEmbedder) -> None:
+    texts = ["short", "a much longer sentence about ghosts and Christmas past", "mid length one"]
+    together = minilm.embed(texts)
+    alone = np.vstack([minilm.embed([t]) for t in texts])
+    assert np.allclose(together, alone, atol=1e-4)
+
+
+def test_build_embedder_picks_the_provider() -> None:
+    assert isinstance(build_embedder(EmbedSettings()), OnnxMiniLMEmbedder)
+    assert isinstance(build_embedder(EmbedSettings(provider="openai")), OpenAICompatibleEmbedder)
+
+
+class _FakeEmbeddings(BaseHTTPRequestHandler):
+    """Speaks the OpenAI /v1/embeddings protocol; dimension from the model name."""
+
+    seen: list[dict[str, Any]] = []
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        _FakeEmbeddings.seen.append({"auth": self.headers.get("Authorization"), **body})
+        if self.path != "/v1/embeddings":
+            self.send_response(404)
+            self.end_headers()
+            return
+        dim = 8 if body["model"] == "tiny-8" else 4
+        data = [{"object": "embedding", "index": i,
+                 "embedding": [float(len(t) + j) for j in range(dim)]}
+                for i, t in reversed(list(enumerate(body["input"])))]
+        payload = json.dumps({"object": "list", "data": data, "model": body["model"],
+                              "usage": {"prompt_tokens": 3, "total_tokens": 3}}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture()
+def fake_server() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeEmbeddings)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+    server.server_close()
+
+
+def test_openai_compatible_embedder_over_loopback(fake_server: str) -> None:
+    _FakeEmbeddings.seen.clear()
+    e = OpenAICompatibleEmbedder(EmbedSettings(
+        provider="openai", base_url=fake_server, model="tiny-8", api_key="k-1", batch_size=2))
+    v = e.embed(["a", "bbb", "cc"])
+    assert v.shape == (3, 8) and e.dimension == 8
+    assert np.allclose(np.linalg.norm(v, axis=1), 1.0)
+    assert len(_FakeEmbeddings.seen) == 2  # batched
+    assert _FakeEmbeddings.seen[0]["auth"] == "Bearer k-1"
+    # rows come back in input order even though the server lists them reversed
+    expected = np.array([1.0 + j for j in range(8)])
+    assert np.allclose(v[0], expected / np.linalg.norm(expected))
+
+
+def test_openai_compatible_dimension_mismatch(fake_server: str) -> None:
+    e = OpenAICompatibleEmbedder(EmbedSettings(
+        provider="openai", base_url=fake_server, model="tiny-4", dimension=8))
+    with pytest.raises(EmbeddingMismatchError, match="4-dimensional"):
+        e.embed(["x"])
+
+
+def test_openai_compatible_errors_name_the_fix(fake_server: str) -> None:
+    wrong_path = OpenAICompatibleEmbedder(EmbedSettings(
+        provider="openai", base_url=fake_server + "/nope", model="m"))
+    with pytest.raises(ConfigError, match="HTTP 404"):
+        wrong_path.embed(["x"])
+    unreachable = OpenAICompatibleEmbedder(EmbedSettings(
+        provider="openai", base_url="http://127.0.0.1:9/v1", model="m", timeout_s=2))
+    with pytest.raises(ConfigError, match="cannot reach"):
+        unreachable.embed(["x"])

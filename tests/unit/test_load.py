@@ -1,0 +1,104 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from graphgate.config import LoadSettings
+from graphgate.errors import InputError
+from graphgate.index.load import CorpusLoader, html_to_text
+
+
+def _loader(**kw: object) -> CorpusLoader:
+    return CorpusLoader(LoadSettings(**kw))  # type: ignore[arg-type]
+
+
+def test_folder_of_txt_md_html(small_corpus: Path) -> None:
+    result = _loader().load(small_corpus)
+    assert [d.id for d in result.documents] == ["family.md", "fred.html", "scrooge.txt"]
+    fred = next(d for d in result.documents if d.id == "fred.html")
+    assert fred.title == "Fred"
+    assert "color: red" not in fred.text and "nephew of Ebenezer Scrooge" in fred.text
+    assert "Fred Holywell is" in fred.text
+    for d in result.documents:
+        assert len(d.sha256) == 64 and d.version == 1 and d.byte_size > 0
+    assert result.problems == []
+
+
+def test_jsonl_corpus_keeps_ids_titles_and_metadata(tmp_path: Path) -> None:
+    f = tmp_path / "c.jsonl"
+    rows = [{"id": "a", "title": "A", "text": "Alpha text.", "metadata": {"k": 1}},
+            {"id": 2, "text": "Beta text."}]
+    f.write_text("\n".join(json.dumps(r) for r in rows))
+    docs = _loader().load(f).documents
+    assert [d.id for d in docs] == ["2", "a"]
+    assert docs[1].title == "A" and json.loads(docs[1].metadata_json) == {"k": 1}
+    assert docs[0].title == "2"
+
+
+def test_missing_path() -> None:
+    with pytest.raises(InputError, match="not found"):
+        _loader().load(Path("/no/such/corpus"))
+
+
+def test_empty_corpus(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no readable documents"):
+        _loader().load(tmp_path)
+
+
+def test_binary_non_utf8_empty_and_huge_files_are_reported_and_skipped(
+    small_corpus: Path,
+) -> None:
+    (small_corpus / "image.txt").write_bytes(b"\x89PNG\x00\x00\x01binary")
+    (small_corpus / "latin1.txt").write_bytes("caf\xe9 au lait".encode("latin-1"))
+    (small_corpus / "empty.txt").write_text("   \n")
+    with (small_corpus / "huge.txt").open("wb") as fh:  # 50 MB on a single line
+        fh.write(b"word " * 10_000_000)
+    result = _loader().load(small_corpus)
+    assert len(result.documents) == 3
+    problems = {Path(p.source).name: p for p in result.problems}
+    assert "binary" in problems["image.txt"].problem
+    assert "UTF-8" in problems["latin1.txt"].problem and "iconv" in problems["latin1.txt"].fix
+    assert "empty" in problems["empty.txt"].problem
+    assert "50.0 MB" in problems["huge.txt"].problem
+    assert "MAX_DOCUMENT_BYTES" in problems["huge.txt"].fix
+
+
+def test_on_error_fail_stops_at_the_first_bad_file(small_corpus: Path) -> None:
+    (small_corpus / "latin1.txt").write_bytes(b"caf\xe9")
+    with pytest.raises(InputError, match=r"latin1\.txt.*UTF-8"):
+        _loader(on_error="fail").load(small_corpus)
+
+
+def test_malformed_jsonl_line_names_the_line(tmp_path: Path) -> None:
+    f = tmp_path / "c.jsonl"
+    f.write_text('{"id": "a", "text": "fine"}\n{"id": "b", "text": broken}\n{"id": "c"}\n')
+    result = _loader().load(f)
+    assert [d.id for d in result.documents] == ["a"]
+    assert [p.source.rsplit(":", 1)[1] for p in result.problems] == ["2", "3"]
+    assert "malformed JSON" in result.problems[0].problem
+    assert "text" in result.problems[1].problem
+    with pytest.raises(InputError, match="malformed JSON"):
+        _loader(on_error="fail").load(f)
+
+
+def test_duplicate_ids_are_an_error(tmp_path: Path) -> None:
+    f = tmp_path / "c.jsonl"
+    f.write_text('{"id": "a", "text": "one"}\n{"id": "a", "text": "two"}\n')
+    with pytest.raises(InputError, match="duplicate document id"):
+        _loader().load(f)
+
+
+def test_versions_bump_only_when_content_changes(small_corpus: Path) -> None:
+    first = {d.id: d for d in _loader().load(small_corpus).documents}
+    (small_corpus / "scrooge.txt").write_text("Scrooge changed his ways.")
+    second = {d.id: d for d in _loader().load(small_corpus, first).documents}
+    assert second["scrooge.txt"].version == 2
+    assert second["family.md"].version == 1
+    assert second["scrooge.txt"].sha256 != first["scrooge.txt"].sha256
+
+
+def test_html_to_text_drops_scripts() -> None:
+    title, text = html_to_text("<title>T</title><script>var x=1;</script><p>Hi &amp; bye</p>")
+    assert title == "T" and text == "Hi & bye"

@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+from graphgate.config import ResolveSettings
+from graphgate.index.extract_nlp import COOCCURS
+from graphgate.index.resolve import EntityResolver, entity_id, normalise_name
+from graphgate.types import Mention, RawRelation
+from tests.unit.fakes import BagOfWordsEmbedder
+
+
+def _m(name: str, typ: str = "PERSON", sentence: str = "", chunk: str = "c1") -> Mention:
+    return Mention(chunk, "d1", name, typ, sentence or f"{name} was here.")
+
+
+def test_normalise_name() -> None:
+    assert normalise_name("Café Müller") == "cafe muller"
+    assert normalise_name("Scrooge's") == "scrooge"
+    assert normalise_name("The Acme Corp.") == "acme"
+    assert normalise_name("Acme, Inc") == "acme"
+    assert normalise_name("U.S.A.") == "u s a"
+    assert normalise_name("The") == "the"
+
+
+def test_blocking_merges_spelling_variants_and_keeps_aliases() -> None:
+    mentions = [_m("Acme Corp", "ORG"), _m("ACME", "ORG"), _m("Acme Corp", "ORG"),
+                _m("Acme Inc.", "ORG", chunk="c2")]
+    res = EntityResolver(ResolveSettings(use_embeddings=False), None).resolve(mentions, [])
+    assert len(res.entities) == 1
+    e = res.entities[0]
+    assert e.name == "Acme Corp" and e.aliases == ["ACME", "Acme Inc."]
+    assert e.mention_count == 4 and e.chunk_ids == ["c1", "c2"] and e.id == entity_id("acme")
+
+
+def test_short_name_joins_its_only_long_form_when_embeddings_agree() -> None:
+    mentions = [
+        _m("Ebenezer Scrooge", sentence="Ebenezer Scrooge keeps a counting house in London."),
+        _m("Scrooge", sentence="Scrooge keeps a counting house and hates Christmas."),
+    ]
+    embedder = BagOfWordsEmbedder()
+    res = EntityResolver(ResolveSettings(similarity_threshold=0.3), embedder).resolve(mentions, [])
+    assert len(res.entities) == 1 and res.merged_by_embedding == 1
+    assert res.entities[0].name == "Ebenezer Scrooge" and res.entities[0].aliases == ["Scrooge"]
+    strict = EntityResolver(ResolveSettings(similarity_threshold=0.99), embedder)
+    assert len(strict.resolve(mentions, []).entities) == 2
+
+
+def test_ambiguous_short_name_stays_apart() -> None:
+    mentions = [
+        _m("Bob Cratchit", sentence="Bob Cratchit is a clerk."),
+        _m("Tim Cratchit", sentence="Tim Cratchit is a clerk."),
+        _m("Cratchit", sentence="Cratchit is a clerk."),
+    ]
+    res = EntityResolver(ResolveSettings(similarity_threshold=0.0), BagOfWordsEmbedder()).resolve(
+        mentions, []
+    )
+    assert len(res.entities) == 3 and res.merged_by_embedding == 0
+
+
+def test_different_types_do_not_merge_by_embedding() -> None:
+    mentions = [_m("Washington", "GPE", "Washington is a city."),
+                _m("George Washington", "PERSON", "George Washington is a city.")]
+    res = EntityResolver(ResolveSettings(similarity_threshold=0.0), BagOfWordsEmbedder()).resolve(
+        mentions, []
+    )
+    assert len(res.entities) == 2
+
+
+def test_relations_are_rekeyed_aggregated_and_self_loops_dropped() -> None:
+    mentions = [_m("Alice Smith"), _m("Bob Jones"), _m("ALICE SMITH")]
+    rels = [
+        RawRelation("c1", "d1", "Alice Smith", "Bob Jones", "know", "svo", "s1"),
+        RawRelation("c2", "d2", "ALICE SMITH", "Bob Jones", "know", "svo", "s2"),
+        RawRelation("c1", "d1", "Bob Jones", "Alice Smith", COOCCURS, "cooccurrence", "s1"),
+        RawRelation("c3", "d1", "Alice Smith", "Alice Smith", COOCCURS, "cooccurrence", "s3"),
+        RawRelation("c1", "d1", "Alice Smith", "Nobody", "know", "svo", "s1"),
+    ]
+    res = EntityResolver(ResolveSettings(use_embeddings=False), None).resolve(mentions, rels)
+    by_pred = {r.predicate: r for r in res.relationships}
+    assert set(by_pred) == {"know", COOCCURS}
+    know = by_pred["know"]
+    assert know.weight == 2.0 and know.chunk_ids == ["c1", "c2"] and know.doc_ids == ["d1", "d2"]
+    assert know.source_id == entity_id("alice smith") and know.target_id == entity_id("bob jones")
+    co = by_pred[COOCCURS]
+    assert co.source_id < co.target_id  # undirected edges are stored in one canonical order
+
+
+def test_resolution_is_deterministic() -> None:
+    mentions = [_m(n) for n in ["Zed Q", "Amy B", "Zed Q", "amy b", "Scrooge", "Ebenezer Scrooge"]]
+    r1 = EntityResolver(ResolveSettings(), BagOfWordsEmbedder()).resolve(mentions, [])
+    r2 = EntityResolver(ResolveSettings(), BagOfWordsEmbedder()).resolve(list(reversed(mentions)), [])
+    assert [e.id for e in r1.entities] == [e.id for e in r2.entities]

@@ -1,0 +1,136 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from graphgate.errors import EmbeddingMismatchError, GraphgateError
+from graphgate.store.ladybug_store import LadybugGraphStore
+from graphgate.store.text import build_text_index, open_text_index
+from graphgate.store.vectors import build_vector_index, open_vector_index
+
+
+def _entities(ids: list[str]) -> pa.Table:
+    n = len(ids)
+    return pa.table({
+        "id": ids, "name": [i.upper() for i in ids], "type": ["PERSON"] * n,
+        "description": [f"about {i}" for i in ids], "aliases": [[] for _ in ids],
+        "mention_count": [1] * n, "chunk_ids": [["c1"] for _ in ids], "doc_ids": [["d1"]] * n,
+    })
+
+
+def _edges(pairs: list[tuple[str, str]]) -> pa.Table:
+    n = len(pairs)
+    return pa.table({
+        "from": [a for a, _ in pairs], "to": [b for _, b in pairs],
+        "id": [f"r{a}{b}" for a, b in pairs], "predicate": ["knows"] * n, "kind": ["svo"] * n,
+        "weight": [1.0] * n, "description": [""] * n, "chunk_ids": [["c1"]] * n,
+        "doc_ids": [["d1"]] * n, "valid_from": pa.array([None] * n, pa.string()),
+        "valid_to": pa.array([None] * n, pa.string()),
+    })
+
+
+@pytest.fixture()
+def chain_store(tmp_path: Path) -> Path:
+    """a - b - c - d, plus an isolated e."""
+    store = LadybugGraphStore(tmp_path / "store")
+    store.upsert_nodes("Entity", _entities(["a", "b", "c", "d", "e"]))
+    store.upsert_edges("RELATED", _edges([("a", "b"), ("b", "c"), ("c", "d")]))
+    store.close()
+    return tmp_path / "store"
+
+
+def test_neighbours_to_k_hops_and_subgraph(chain_store: Path) -> None:
+    store = LadybugGraphStore(chain_store, read_only=True)
+    assert store.neighbours(["a"], hops=1) == ["b"]
+    assert store.neighbours(["a"], hops=2) == ["b", "c"]
+    assert store.neighbours(["a", "d"], hops=1) == ["b", "c"]
+    assert store.neighbours(["e"], hops=3) == []
+    sub = store.subgraph(["a", "b", "c"])
+    assert sorted(zip(sub["source_id"].to_pylist(), sub["target_id"].to_pylist(), strict=True)) \
+        == [("a", "b"), ("b", "c")]
+    assert store.counts()["Entity"] == 5 and store.counts()["RELATED"] == 3
+    store.close()
+
+
+def test_upsert_merges_into_a_non_empty_store(chain_store: Path) -> None:
+    store = LadybugGraphStore(chain_store)
+    store.upsert_nodes("Entity", _entities(["a", "f"]).set_column(
+        1, "name", pa.array(["Renamed", "F"])))
+    store.upsert_edges("RELATED", _edges([("a", "b"), ("e", "f")]))
+    counts = store.counts()
+    assert counts["Entity"] == 6 and counts["RELATED"] == 4
+    names = store._execute("MATCH (e:Entity) WHERE e.id = 'a' RETURN e.name AS n")
+    assert names["n"].to_pylist() == ["Renamed"]
+    store.close()
+
+
+def test_cypher_is_read_only_and_parameterised(chain_store: Path) -> None:
+    store = LadybugGraphStore(chain_store, read_only=True)
+    table = store.cypher("MATCH (e:Entity) WHERE e.id = $id RETURN e.name AS name", {"id": "c"})
+    assert table["name"].to_pylist() == ["C"]
+    hostile = "x' OR 1=1 //"
+    assert store.cypher("MATCH (e:Entity) WHERE e.id = $id RETURN e.id", {"id": hostile}).num_rows == 0
+    with pytest.raises(RuntimeError, match="read-only"):
+        store.cypher("MATCH (e:Entity) DETACH DELETE e")
+    assert store.counts()["Entity"] == 5
+    store.close()
+    writer = LadybugGraphStore(chain_store)
+    with pytest.raises(GraphgateError, match="read-only"):
+        writer.cypher("MATCH (e) RETURN e")
+    writer.close()
+
+
+def test_unknown_labels_are_refused(tmp_path: Path) -> None:
+    store = LadybugGraphStore(tmp_path / "s")
+    with pytest.raises(ValueError):
+        store.upsert_nodes("Entity) DETACH DELETE (x", _entities(["a"]))
+    with pytest.raises(ValueError):
+        store.upsert_edges("NOPE", _edges([("a", "b")]))
+    store.close()
+
+
+def test_read_only_open_of_a_missing_store(tmp_path: Path) -> None:
+    with pytest.raises(GraphgateError, match="no graph database"):
+        LadybugGraphStore(tmp_path / "none", read_only=True).connection()
+
+
+def _random_unit(n: int, dim: int, seed: int) -> np.ndarray:
+    m = np.random.default_rng(seed).normal(size=(n, dim)).astype(np.float32)
+    return m / np.linalg.norm(m, axis=1, keepdims=True)
+
+
+def test_exact_and_usearch_indexes_agree_and_reopen(tmp_path: Path) -> None:
+    ids = [f"v{i}" for i in range(500)]
+    matrix = _random_unit(500, 32, 0)
+    exact = build_vector_index(ids, matrix, tmp_path / "exact", exact_below=10_000)
+    ann = build_vector_index(ids, matrix, tmp_path / "ann", exact_below=10)
+    assert (tmp_path / "ann" / "index.usearch").exists()
+    queries = _random_unit(20, 32, 1)
+    agree = 0
+    for q in queries:
+        top_exact = exact.search(q, 5)
+        assert top_exact[0][1] >= top_exact[-1][1]
+        agree += ann.search(q, 1)[0][0] == top_exact[0][0]
+    assert agree >= 18
+    reopened = open_vector_index(tmp_path / "ann")
+    assert reopened.search(matrix[3], 1)[0][0] == "v3"
+    assert open_vector_index(tmp_path / "exact").search(matrix[7], 1)[0][0] == "v7"
+
+
+def test_vector_index_rejects_a_wrong_dimension(tmp_path: Path) -> None:
+    index = build_vector_index(["a"], _random_unit(1, 8, 0), tmp_path / "v", exact_below=10)
+    with pytest.raises(EmbeddingMismatchError, match="dimension 16"):
+        index.search(_random_unit(1, 16, 0)[0], 1)
+
+
+def test_text_index_ranks_keyword_matches_and_reopens(tmp_path: Path) -> None:
+    build_text_index(["a", "b", "c"], ["Scrooge counts money", "Tiny Tim is ill",
+                                       "Marley is dead"], tmp_path / "t")
+    index = open_text_index(tmp_path / "t")
+    hits = index.search("Who is ill? Tiny Tim", 3)
+    assert hits[0][0] == "b"
+    assert all(score > 0 for _, score in hits)
+    assert index.search("xylophone", 3) == []
