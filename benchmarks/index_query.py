@@ -57,20 +57,34 @@ def main() -> int:
         graph_report = ws.index(corpus, pipeline="graph")
         rss_graph = peak_rss_mb()
         for stage in graph_report.stages:
-            rows.append((f"graph: {stage.name}", f"{stage.seconds:.2f} s",
-                         ", ".join(f"{k}={v}" for k, v in stage.rows.items())))
+            rows.append(
+                (
+                    f"graph: {stage.name}",
+                    f"{stage.seconds:.2f} s",
+                    ", ".join(f"{k}={v}" for k, v in stage.rows.items()),
+                )
+            )
         for stage in vector_report.stages:
             rows.append((f"vector-only: {stage.name}", f"{stage.seconds:.2f} s", ""))
         vector_time = sum(s.seconds for s in vector_report.stages)
         graph_time = sum(s.seconds for s in graph_report.stages)
         rows.append(("vector-only index total", f"{vector_time:.2f} s", ""))
-        rows.append(("graph index total", f"{graph_time:.2f} s",
-                     f"{graph_time / vector_time:.2f}x vector-only"))
-        rows.append(("graph counts", "", ", ".join(f"{k}={v}" for k, v in
-                                                  graph_report.counts.items())))
+        rows.append(
+            (
+                "graph index total",
+                f"{graph_time:.2f} s",
+                f"{graph_time / vector_time:.2f}x vector-only",
+            )
+        )
+        rows.append(
+            ("graph counts", "", ", ".join(f"{k}={v}" for k, v in graph_report.counts.items()))
+        )
 
-        qs = [q for _, q in read_questions(questions.read_text().splitlines())][: args.limit] \
-            if questions else []
+        qs = (
+            [q for _, q in read_questions(questions.read_text().splitlines())][: args.limit]
+            if questions
+            else []
+        )
         cited = missing = 0
         for mode in ("vector", "local"):
             ws.query(qs[0] if qs else "warm up", mode=mode)  # load models once
@@ -81,14 +95,23 @@ def main() -> int:
                 latencies.append((time.perf_counter() - started) * 1000)
                 ids = [c.chunk_id for c in answer.citations]
                 found = ws.loaded().store.cypher(
-                    "MATCH (c:Chunk) WHERE c.id IN $ids RETURN count(c) AS n", {"ids": ids})
+                    "MATCH (c:Chunk) WHERE c.id IN $ids RETURN count(c) AS n", {"ids": ids}
+                )
                 cited += len(set(ids))
                 missing += len(set(ids)) - int(found["n"][0].as_py())
             if latencies:
-                rows.append((f"query {mode} p50 / p95", f"{statistics.median(latencies):.1f} / "
-                             f"{percentile(latencies, 0.95):.1f} ms", f"{len(latencies)} questions"))
+                rows.append(
+                    (
+                        f"query {mode} p50 / p95",
+                        f"{statistics.median(latencies):.1f} / "
+                        f"{percentile(latencies, 0.95):.1f} ms",
+                        f"{len(latencies)} questions",
+                    )
+                )
         rows.append(("citations resolved in store", f"{cited - missing}/{cited}", ""))
-    rows.append(("peak RSS after vector / graph index", f"{rss_vector:.0f} / {rss_graph:.0f} MB", ""))
+    rows.append(
+        ("peak RSS after vector / graph index", f"{rss_vector:.0f} / {rss_graph:.0f} MB", "")
+    )
     rows.append(("peak RSS overall", f"{peak_rss_mb():.0f} MB", ""))
 
     print(f"corpus: {args.corpus}")

@@ -21,13 +21,15 @@ def _copy(small_workspace_path: Path, tmp_path: Path) -> str:
 
 def test_query_json_has_the_documented_fields(small_workspace_path: Path, tmp_path: Path) -> None:
     ws = _copy(small_workspace_path, tmp_path)
-    result = runner.invoke(app, ["query", "Who does Bob Cratchit work for?", "--mode", "local",
-                                 "--json", "-w", ws])
+    result = runner.invoke(
+        app, ["query", "Who does Bob Cratchit work for?", "--mode", "local", "--json", "-w", ws]
+    )
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     assert out["mode"] == "local"
     assert out["citations"] and {"chunk_id", "doc_id", "start", "end", "text"} <= set(
-        out["citations"][0])
+        out["citations"][0]
+    )
     assert {"id", "name"} <= set(out["entities"][0])
     assert {"source", "predicate", "target"} <= set(out["edges"][0])
     assert {"id", "doc_id", "score"} <= set(out["chunks"][0])
@@ -39,8 +41,10 @@ def test_batch_queries_print_one_json_object_a_line(
 ) -> None:
     ws = _copy(small_workspace_path, tmp_path)
     questions = tmp_path / "q.jsonl"
-    questions.write_text('{"id": "q1", "question": "Who is Fred Holywell?"}\n'
-                         '{"id": "q2", "question": "Where is the counting-house?"}\n')
+    questions.write_text(
+        '{"id": "q1", "question": "Who is Fred Holywell?"}\n'
+        '{"id": "q2", "question": "Where is the counting-house?"}\n'
+    )
     result = runner.invoke(app, ["query", "--batch", str(questions), "--mode", "vector", "-w", ws])
     assert result.exit_code == 0, result.output
     lines = [json.loads(x) for x in result.stdout.splitlines()]
@@ -66,7 +70,9 @@ def test_status_of_an_empty_workspace_fails(tmp_path: Path) -> None:
     assert result.exit_code == 1
 
 
-def test_index_reports_skipped_files_and_fails_on_request(small_corpus: Path, tmp_path: Path) -> None:
+def test_index_reports_skipped_files_and_fails_on_request(
+    small_corpus: Path, tmp_path: Path
+) -> None:
     (small_corpus / "bad.txt").write_bytes(b"\xff\xfe\x00binary")
     ws = str(tmp_path / "ws")
     result = runner.invoke(app, ["index", str(small_corpus), "-w", ws, "--on-error", "fail"])

@@ -23,8 +23,16 @@ def _chunk_ids_in_store(ws: Workspace, ids: list[str]) -> set[str]:
 
 def test_small_corpus_index_writes_every_artifact_and_manifest(small_workspace: Workspace) -> None:
     run = small_workspace.runs.current()
-    for name in ("documents", "chunks", "mentions", "raw_relations", "entities",
-                 "relationships", "chunk_vectors", "entity_vectors"):
+    for name in (
+        "documents",
+        "chunks",
+        "mentions",
+        "raw_relations",
+        "entities",
+        "relationships",
+        "chunk_vectors",
+        "entity_vectors",
+    ):
         assert run.has_artifact(name), name
     m = run.manifest()
     assert m["status"] == "complete" and m["pipeline"] == "graph"
@@ -57,7 +65,7 @@ def test_queries_cite_chunks_that_exist(small_workspace: Workspace, mode: str) -
     documents = small_workspace.runs.current().read_artifact("documents")
     docs = {d.id: d for d in from_table(documents, Document)}
     for c in answer.citations:
-        assert docs[c.doc_id].text[c.start:c.end] == c.text  # spans point into the document
+        assert docs[c.doc_id].text[c.start : c.end] == c.text  # spans point into the document
     out = answer.to_dict()
     assert {"answer", "citations", "entities", "edges", "chunks", "mode", "timings_ms"} <= set(out)
     assert "Extractive answer" in out["answer"]
@@ -83,8 +91,12 @@ def test_two_runs_give_identical_entity_and_edge_tables(small_corpus: Path, tmp_
         with Workspace(tmp_path / name) as ws:
             ws.index(small_corpus)
             run = ws.runs.current()
-            tables.append([pq.read_table(run.artifact_path(a))
-                           for a in ("entities", "relationships", "chunks")])
+            tables.append(
+                [
+                    pq.read_table(run.artifact_path(a))
+                    for a in ("entities", "relationships", "chunks")
+                ]
+            )
     for a, b in zip(*tables, strict=True):
         assert a.equals(b)
 
@@ -125,8 +137,13 @@ def test_a_stage_reruns_alone_from_the_run_artifacts(small_workspace: Workspace)
 
     run = small_workspace.runs.current()
     before = pq.read_table(run.artifact_path("entities"))
-    ctx = IndexContext(small_workspace.settings, Path("unused"), run, small_workspace.embedder,
-                       small_workspace.extractor)
+    ctx = IndexContext(
+        small_workspace.settings,
+        Path("unused"),
+        run,
+        small_workspace.embedder,
+        small_workspace.extractor,
+    )
     reports = PIPELINES["graph"].run(ctx, only=["resolve"])
     assert [r.name for r in reports] == ["resolve"]
     assert pq.read_table(run.artifact_path("entities")).equals(before)

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import itertools
+
 from graphgate.config import ChunkSettings
 from graphgate.index.chunk import chunk_document, tokenize_spans
 from graphgate.types import Document
@@ -17,7 +19,7 @@ def test_offsets_point_into_the_document() -> None:
     chunks = chunk_document(doc, ChunkSettings(size_tokens=50, overlap_tokens=10))
     assert len(chunks) > 5
     for c in chunks:
-        assert doc.text[c.start:c.end] == c.text
+        assert doc.text[c.start : c.end] == c.text
         assert c.n_tokens <= 50
     assert chunks[0].start == 0 and chunks[-1].end == len(doc.text)
     assert [c.index for c in chunks] == list(range(len(chunks)))
@@ -25,7 +27,7 @@ def test_offsets_point_into_the_document() -> None:
 
 def test_consecutive_chunks_overlap_and_cover_everything() -> None:
     chunks = chunk_document(_doc(TEXT), ChunkSettings(size_tokens=50, overlap_tokens=10))
-    for a, b in zip(chunks, chunks[1:], strict=False):
+    for a, b in itertools.pairwise(chunks):
         assert b.start < a.end  # overlap
         assert b.start > a.start
     covered = set()

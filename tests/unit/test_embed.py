@@ -4,7 +4,7 @@ import json
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -22,11 +22,13 @@ def minilm() -> OnnxMiniLMEmbedder:
 
 
 def test_minilm_vectors_are_normalised_and_meaningful(minilm: OnnxMiniLMEmbedder) -> None:
-    v = minilm.embed([
-        "Bob Cratchit is the clerk of Ebenezer Scrooge.",
-        "Scrooge employs Bob Cratchit as his clerk.",
-        "The stock market fell sharply on Tuesday.",
-    ])
+    v = minilm.embed(
+        [
+            "Bob Cratchit is the clerk of Ebenezer Scrooge.",
+            "Scrooge employs Bob Cratchit as his clerk.",
+            "The stock market fell sharply on Tuesday.",
+        ]
+    )
     assert v.shape == (3, 384) and v.dtype == np.float32
     assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
     assert v[0] @ v[1] > v[0] @ v[2] + 0.3
@@ -47,7 +49,7 @@ def test_build_embedder_picks_the_provider() -> None:
 class _FakeEmbeddings(BaseHTTPRequestHandler):
     """Speaks the OpenAI /v1/embeddings protocol; dimension from the model name."""
 
-    seen: list[dict[str, Any]] = []
+    seen: ClassVar[list[dict[str, Any]]] = []
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -57,11 +59,22 @@ class _FakeEmbeddings(BaseHTTPRequestHandler):
             self.end_headers()
             return
         dim = 8 if body["model"] == "tiny-8" else 4
-        data = [{"object": "embedding", "index": i,
-                 "embedding": [float(len(t) + j) for j in range(dim)]}
-                for i, t in reversed(list(enumerate(body["input"])))]
-        payload = json.dumps({"object": "list", "data": data, "model": body["model"],
-                              "usage": {"prompt_tokens": 3, "total_tokens": 3}}).encode()
+        data = [
+            {
+                "object": "embedding",
+                "index": i,
+                "embedding": [float(len(t) + j) for j in range(dim)],
+            }
+            for i, t in reversed(list(enumerate(body["input"])))
+        ]
+        payload = json.dumps(
+            {
+                "object": "list",
+                "data": data,
+                "model": body["model"],
+                "usage": {"prompt_tokens": 3, "total_tokens": 3},
+            }
+        ).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(payload)))
@@ -84,8 +97,11 @@ def fake_server() -> Iterator[str]:
 
 def test_openai_compatible_embedder_over_loopback(fake_server: str) -> None:
     _FakeEmbeddings.seen.clear()
-    e = OpenAICompatibleEmbedder(EmbedSettings(
-        provider="openai", base_url=fake_server, model="tiny-8", api_key="k-1", batch_size=2))
+    e = OpenAICompatibleEmbedder(
+        EmbedSettings(
+            provider="openai", base_url=fake_server, model="tiny-8", api_key="k-1", batch_size=2
+        )
+    )
     v = e.embed(["a", "bbb", "cc"])
     assert v.shape == (3, 8) and e.dimension == 8
     assert np.allclose(np.linalg.norm(v, axis=1), 1.0)
@@ -97,18 +113,21 @@ def test_openai_compatible_embedder_over_loopback(fake_server: str) -> None:
 
 
 def test_openai_compatible_dimension_mismatch(fake_server: str) -> None:
-    e = OpenAICompatibleEmbedder(EmbedSettings(
-        provider="openai", base_url=fake_server, model="tiny-4", dimension=8))
+    e = OpenAICompatibleEmbedder(
+        EmbedSettings(provider="openai", base_url=fake_server, model="tiny-4", dimension=8)
+    )
     with pytest.raises(EmbeddingMismatchError, match="4-dimensional"):
         e.embed(["x"])
 
 
 def test_openai_compatible_errors_name_the_fix(fake_server: str) -> None:
-    wrong_path = OpenAICompatibleEmbedder(EmbedSettings(
-        provider="openai", base_url=fake_server + "/nope", model="m"))
+    wrong_path = OpenAICompatibleEmbedder(
+        EmbedSettings(provider="openai", base_url=fake_server + "/nope", model="m")
+    )
     with pytest.raises(ConfigError, match="HTTP 404"):
         wrong_path.embed(["x"])
-    unreachable = OpenAICompatibleEmbedder(EmbedSettings(
-        provider="openai", base_url="http://127.0.0.1:9/v1", model="m", timeout_s=2))
+    unreachable = OpenAICompatibleEmbedder(
+        EmbedSettings(provider="openai", base_url="http://127.0.0.1:9/v1", model="m", timeout_s=2)
+    )
     with pytest.raises(ConfigError, match="cannot reach"):
         unreachable.embed(["x"])

@@ -28,8 +28,10 @@ def test_folder_of_txt_md_html(small_corpus: Path) -> None:
 
 def test_jsonl_corpus_keeps_ids_titles_and_metadata(tmp_path: Path) -> None:
     f = tmp_path / "c.jsonl"
-    rows = [{"id": "a", "title": "A", "text": "Alpha text.", "metadata": {"k": 1}},
-            {"id": 2, "text": "Beta text."}]
+    rows = [
+        {"id": "a", "title": "A", "text": "Alpha text.", "metadata": {"k": 1}},
+        {"id": 2, "text": "Beta text."},
+    ]
     f.write_text("\n".join(json.dumps(r) for r in rows))
     docs = _loader().load(f).documents
     assert [d.id for d in docs] == ["2", "a"]

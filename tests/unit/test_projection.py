@@ -7,8 +7,9 @@ from graphgate.query.projection import GraphProjection
 
 def _graph() -> GraphProjection:
     # a-b-c chain, d-e pair, f isolated
-    return GraphProjection(["a", "b", "c", "d", "e", "f"], ["a", "b", "d"], ["b", "c", "e"],
-                           [1.0, 1.0, 1.0])
+    return GraphProjection(
+        ["a", "b", "c", "d", "e", "f"], ["a", "b", "d"], ["b", "c", "e"], [1.0, 1.0, 1.0]
+    )
 
 
 def test_ppr_is_a_distribution_that_favours_the_seed() -> None:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import numpy as np
+
 from graphgate.config import ResolveSettings
 from graphgate.index.extract_nlp import COOCCURS
 from graphgate.index.resolve import EntityResolver, entity_id, normalise_name
@@ -9,6 +11,16 @@ from tests.unit.fakes import BagOfWordsEmbedder
 
 def _m(name: str, typ: str = "PERSON", sentence: str = "", chunk: str = "c1") -> Mention:
     return Mention(chunk, "d1", name, typ, sentence or f"{name} was here.")
+
+
+def _passages(mentions: list[Mention]) -> dict[str, np.ndarray]:
+    """Each mention in its own chunk, that chunk's vector embedding its sentence."""
+    vectors = BagOfWordsEmbedder().embed([m.sentence for m in mentions])
+    return {m.chunk_id: vectors[i] for i, m in enumerate(mentions)}
+
+
+def _own_chunks(mentions: list[Mention]) -> list[Mention]:
+    return [Mention(f"c{i}", m.doc_id, m.name, m.type, m.sentence) for i, m in enumerate(mentions)]
 
 
 def test_normalise_name() -> None:
@@ -21,45 +33,65 @@ def test_normalise_name() -> None:
 
 
 def test_blocking_merges_spelling_variants_and_keeps_aliases() -> None:
-    mentions = [_m("Acme Corp", "ORG"), _m("ACME", "ORG"), _m("Acme Corp", "ORG"),
-                _m("Acme Inc.", "ORG", chunk="c2")]
-    res = EntityResolver(ResolveSettings(use_embeddings=False), None).resolve(mentions, [])
+    mentions = [
+        _m("Acme Corp", "ORG"),
+        _m("ACME", "ORG"),
+        _m("Acme Corp", "ORG"),
+        _m("Acme Inc.", "ORG", chunk="c2"),
+    ]
+    res = EntityResolver(ResolveSettings(use_embeddings=False)).resolve(mentions, [])
     assert len(res.entities) == 1
     e = res.entities[0]
     assert e.name == "Acme Corp" and e.aliases == ["ACME", "Acme Inc."]
     assert e.mention_count == 4 and e.chunk_ids == ["c1", "c2"] and e.id == entity_id("acme")
 
 
-def test_short_name_joins_its_only_long_form_when_embeddings_agree() -> None:
-    mentions = [
-        _m("Ebenezer Scrooge", sentence="Ebenezer Scrooge keeps a counting house in London."),
-        _m("Scrooge", sentence="Scrooge keeps a counting house and hates Christmas."),
-    ]
-    embedder = BagOfWordsEmbedder()
-    res = EntityResolver(ResolveSettings(similarity_threshold=0.3), embedder).resolve(mentions, [])
+def test_short_name_joins_its_only_long_form_when_passages_agree() -> None:
+    mentions = _own_chunks(
+        [
+            _m("Ebenezer Scrooge", sentence="Ebenezer Scrooge keeps a counting house in London."),
+            _m("Scrooge", sentence="Scrooge keeps a counting house and hates Christmas."),
+        ]
+    )
+    vectors = _passages(mentions)
+    res = EntityResolver(ResolveSettings(similarity_threshold=0.3)).resolve(mentions, [], vectors)
     assert len(res.entities) == 1 and res.merged_by_embedding == 1
     assert res.entities[0].name == "Ebenezer Scrooge" and res.entities[0].aliases == ["Scrooge"]
-    strict = EntityResolver(ResolveSettings(similarity_threshold=0.99), embedder)
-    assert len(strict.resolve(mentions, []).entities) == 2
+    assert res.entities[0].chunk_ids == ["c0", "c1"]
+    strict = EntityResolver(ResolveSettings(similarity_threshold=0.99))
+    assert len(strict.resolve(mentions, [], vectors).entities) == 2
+    # without passage vectors there is no evidence, so no merge
+    assert (
+        len(
+            EntityResolver(ResolveSettings(similarity_threshold=0.0)).resolve(mentions, []).entities
+        )
+        == 2
+    )
 
 
 def test_ambiguous_short_name_stays_apart() -> None:
-    mentions = [
-        _m("Bob Cratchit", sentence="Bob Cratchit is a clerk."),
-        _m("Tim Cratchit", sentence="Tim Cratchit is a clerk."),
-        _m("Cratchit", sentence="Cratchit is a clerk."),
-    ]
-    res = EntityResolver(ResolveSettings(similarity_threshold=0.0), BagOfWordsEmbedder()).resolve(
-        mentions, []
+    mentions = _own_chunks(
+        [
+            _m("Bob Cratchit", sentence="Bob Cratchit is a clerk."),
+            _m("Tim Cratchit", sentence="Tim Cratchit is a clerk."),
+            _m("Cratchit", sentence="Cratchit is a clerk."),
+        ]
+    )
+    res = EntityResolver(ResolveSettings(similarity_threshold=0.0)).resolve(
+        mentions, [], _passages(mentions)
     )
     assert len(res.entities) == 3 and res.merged_by_embedding == 0
 
 
 def test_different_types_do_not_merge_by_embedding() -> None:
-    mentions = [_m("Washington", "GPE", "Washington is a city."),
-                _m("George Washington", "PERSON", "George Washington is a city.")]
-    res = EntityResolver(ResolveSettings(similarity_threshold=0.0), BagOfWordsEmbedder()).resolve(
-        mentions, []
+    mentions = _own_chunks(
+        [
+            _m("Washington", "GPE", "Washington is a city."),
+            _m("George Washington", "PERSON", "George Washington is a city."),
+        ]
+    )
+    res = EntityResolver(ResolveSettings(similarity_threshold=0.0)).resolve(
+        mentions, [], _passages(mentions)
     )
     assert len(res.entities) == 2
 
@@ -73,7 +105,7 @@ def test_relations_are_rekeyed_aggregated_and_self_loops_dropped() -> None:
         RawRelation("c3", "d1", "Alice Smith", "Alice Smith", COOCCURS, "cooccurrence", "s3"),
         RawRelation("c1", "d1", "Alice Smith", "Nobody", "know", "svo", "s1"),
     ]
-    res = EntityResolver(ResolveSettings(use_embeddings=False), None).resolve(mentions, rels)
+    res = EntityResolver(ResolveSettings(use_embeddings=False)).resolve(mentions, rels)
     by_pred = {r.predicate: r for r in res.relationships}
     assert set(by_pred) == {"know", COOCCURS}
     know = by_pred["know"]
@@ -84,7 +116,9 @@ def test_relations_are_rekeyed_aggregated_and_self_loops_dropped() -> None:
 
 
 def test_resolution_is_deterministic() -> None:
-    mentions = [_m(n) for n in ["Zed Q", "Amy B", "Zed Q", "amy b", "Scrooge", "Ebenezer Scrooge"]]
-    r1 = EntityResolver(ResolveSettings(), BagOfWordsEmbedder()).resolve(mentions, [])
-    r2 = EntityResolver(ResolveSettings(), BagOfWordsEmbedder()).resolve(list(reversed(mentions)), [])
+    names = ["Zed Q", "Amy B", "Zed Q", "amy b", "Scrooge", "Ebenezer Scrooge"]
+    mentions = _own_chunks([_m(n) for n in names])
+    vectors = _passages(mentions)
+    r1 = EntityResolver(ResolveSettings()).resolve(mentions, [], vectors)
+    r2 = EntityResolver(ResolveSettings()).resolve(list(reversed(mentions)), [], vectors)
     assert [e.id for e in r1.entities] == [e.id for e in r2.entities]

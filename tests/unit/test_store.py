@@ -14,22 +14,37 @@ from graphgate.store.vectors import build_vector_index, open_vector_index
 
 def _entities(ids: list[str]) -> pa.Table:
     n = len(ids)
-    return pa.table({
-        "id": ids, "name": [i.upper() for i in ids], "type": ["PERSON"] * n,
-        "description": [f"about {i}" for i in ids], "aliases": [[] for _ in ids],
-        "mention_count": [1] * n, "chunk_ids": [["c1"] for _ in ids], "doc_ids": [["d1"]] * n,
-    })
+    return pa.table(
+        {
+            "id": ids,
+            "name": [i.upper() for i in ids],
+            "type": ["PERSON"] * n,
+            "description": [f"about {i}" for i in ids],
+            "aliases": [[] for _ in ids],
+            "mention_count": [1] * n,
+            "chunk_ids": [["c1"] for _ in ids],
+            "doc_ids": [["d1"]] * n,
+        }
+    )
 
 
 def _edges(pairs: list[tuple[str, str]]) -> pa.Table:
     n = len(pairs)
-    return pa.table({
-        "from": [a for a, _ in pairs], "to": [b for _, b in pairs],
-        "id": [f"r{a}{b}" for a, b in pairs], "predicate": ["knows"] * n, "kind": ["svo"] * n,
-        "weight": [1.0] * n, "description": [""] * n, "chunk_ids": [["c1"]] * n,
-        "doc_ids": [["d1"]] * n, "valid_from": pa.array([None] * n, pa.string()),
-        "valid_to": pa.array([None] * n, pa.string()),
-    })
+    return pa.table(
+        {
+            "from": [a for a, _ in pairs],
+            "to": [b for _, b in pairs],
+            "id": [f"r{a}{b}" for a, b in pairs],
+            "predicate": ["knows"] * n,
+            "kind": ["svo"] * n,
+            "weight": [1.0] * n,
+            "description": [""] * n,
+            "chunk_ids": [["c1"]] * n,
+            "doc_ids": [["d1"]] * n,
+            "valid_from": pa.array([None] * n, pa.string()),
+            "valid_to": pa.array([None] * n, pa.string()),
+        }
+    )
 
 
 @pytest.fixture()
@@ -49,16 +64,19 @@ def test_neighbours_to_k_hops_and_subgraph(chain_store: Path) -> None:
     assert store.neighbours(["a", "d"], hops=1) == ["b", "c"]
     assert store.neighbours(["e"], hops=3) == []
     sub = store.subgraph(["a", "b", "c"])
-    assert sorted(zip(sub["source_id"].to_pylist(), sub["target_id"].to_pylist(), strict=True)) \
-        == [("a", "b"), ("b", "c")]
+    assert sorted(zip(sub["source_id"].to_pylist(), sub["target_id"].to_pylist(), strict=True)) == [
+        ("a", "b"),
+        ("b", "c"),
+    ]
     assert store.counts()["Entity"] == 5 and store.counts()["RELATED"] == 3
     store.close()
 
 
 def test_upsert_merges_into_a_non_empty_store(chain_store: Path) -> None:
     store = LadybugGraphStore(chain_store)
-    store.upsert_nodes("Entity", _entities(["a", "f"]).set_column(
-        1, "name", pa.array(["Renamed", "F"])))
+    store.upsert_nodes(
+        "Entity", _entities(["a", "f"]).set_column(1, "name", pa.array(["Renamed", "F"]))
+    )
     store.upsert_edges("RELATED", _edges([("a", "b"), ("e", "f")]))
     counts = store.counts()
     assert counts["Entity"] == 6 and counts["RELATED"] == 4
@@ -72,7 +90,9 @@ def test_cypher_is_read_only_and_parameterised(chain_store: Path) -> None:
     table = store.cypher("MATCH (e:Entity) WHERE e.id = $id RETURN e.name AS name", {"id": "c"})
     assert table["name"].to_pylist() == ["C"]
     hostile = "x' OR 1=1 //"
-    assert store.cypher("MATCH (e:Entity) WHERE e.id = $id RETURN e.id", {"id": hostile}).num_rows == 0
+    assert (
+        store.cypher("MATCH (e:Entity) WHERE e.id = $id RETURN e.id", {"id": hostile}).num_rows == 0
+    )
     with pytest.raises(RuntimeError, match="read-only"):
         store.cypher("MATCH (e:Entity) DETACH DELETE e")
     assert store.counts()["Entity"] == 5
@@ -127,8 +147,11 @@ def test_vector_index_rejects_a_wrong_dimension(tmp_path: Path) -> None:
 
 
 def test_text_index_ranks_keyword_matches_and_reopens(tmp_path: Path) -> None:
-    build_text_index(["a", "b", "c"], ["Scrooge counts money", "Tiny Tim is ill",
-                                       "Marley is dead"], tmp_path / "t")
+    build_text_index(
+        ["a", "b", "c"],
+        ["Scrooge counts money", "Tiny Tim is ill", "Marley is dead"],
+        tmp_path / "t",
+    )
     index = open_text_index(tmp_path / "t")
     hits = index.search("Who is ill? Tiny Tim", 3)
     assert hits[0][0] == "b"

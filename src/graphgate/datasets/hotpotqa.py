@@ -17,12 +17,16 @@ class ConvertedDataset:
     cases: int
 
 
-def convert_hotpotqa(folder: Path, out_dir: Path, prefix: str = "hotpotqa_train") -> ConvertedDataset:
+def convert_hotpotqa(
+    folder: Path, out_dir: Path, prefix: str = "hotpotqa_train"
+) -> ConvertedDataset:
     corpus_file = folder / f"{prefix}_corpus.json"
     questions_file = folder / f"{prefix}.json"
     for f in (corpus_file, questions_file):
         if not f.exists():
-            raise InputError(f"HotpotQA file not found: {f}", "point at the folder holding both files")
+            raise InputError(
+                f"HotpotQA file not found: {f}", "point at the folder holding both files"
+            )
     corpus = json.loads(corpus_file.read_text(encoding="utf-8"))
     questions = json.loads(questions_file.read_text(encoding="utf-8"))
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -28,3 +28,12 @@ def l2_normalise(matrix: Matrix) -> Matrix:
     norms[norms == 0] = 1.0
     normalised: Matrix = (matrix / norms).astype(np.float32)
     return normalised
+
+
+def mean_direction(rows: Sequence[npt.NDArray[np.float32]], dimension: int) -> Matrix:
+    """Unit mean of some vectors (a zero vector when there are none)."""
+    if not rows:
+        return np.zeros(dimension, dtype=np.float32)
+    mean: Matrix = np.mean(np.vstack(rows), axis=0).astype(np.float32)
+    norm = float(np.linalg.norm(mean))
+    return mean / norm if norm else mean

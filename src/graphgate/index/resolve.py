@@ -1,8 +1,9 @@
 """Stage *resolve*: surface names become entities; relations are re-keyed onto them.
 
 Blocking on a normalised name merges spelling variants; a short name (``Scrooge``) joins the
-one longer name of the same type that contains it (``Ebenezer Scrooge``) only when their
-embeddings agree, so ambiguous short names stay apart.
+one longer name of the same type that contains it (``Ebenezer Scrooge``) only when the
+embeddings of the passages they occur in agree, so ambiguous short names stay apart. The
+passages' vectors are the chunk embeddings the run already has: resolution embeds nothing.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ import hashlib
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from graphgate.config import ResolveSettings
-from graphgate.embed.base import Embedder
+from graphgate.embed.base import mean_direction
 from graphgate.types import Entity, Mention, RawRelation, Relationship
 
 _CORPORATE = {
@@ -88,22 +90,22 @@ class Resolution:
 
 
 class EntityResolver:
-    def __init__(
-        self,
-        settings: ResolveSettings,
-        embedder: Embedder | None,
-        description_sentences: int = 3,
-    ) -> None:
+    def __init__(self, settings: ResolveSettings, description_sentences: int = 3) -> None:
         self.settings = settings
-        self.embedder = embedder
         self.description_sentences = description_sentences
 
-    def resolve(self, mentions: Sequence[Mention], relations: Sequence[RawRelation]) -> Resolution:
+    def resolve(
+        self,
+        mentions: Sequence[Mention],
+        relations: Sequence[RawRelation],
+        chunk_vectors: Mapping[str, npt.NDArray[np.float32]] | None = None,
+    ) -> Resolution:
+        """``chunk_vectors`` (chunk id -> embedding) enable the embedding merge of short names."""
         groups = _group_mentions(mentions)
         parent = {key: key for key in groups}
         merged = 0
-        if self.settings.use_embeddings and self.embedder is not None:
-            for short, long in self._embedding_merges(groups):
+        if self.settings.use_embeddings and chunk_vectors:
+            for short, long in self._embedding_merges(groups, chunk_vectors):
                 parent[short] = long
                 merged += 1
 
@@ -148,7 +150,9 @@ class EntityResolver:
             doc_ids=sorted(docs),
         )
 
-    def _embedding_merges(self, groups: dict[str, _Group]) -> list[tuple[str, str]]:
+    def _embedding_merges(
+        self, groups: dict[str, _Group], chunk_vectors: Mapping[str, npt.NDArray[np.float32]]
+    ) -> list[tuple[str, str]]:
         by_token: dict[str, set[str]] = defaultdict(set)
         for key in groups:
             for token in key.split():
@@ -164,16 +168,20 @@ class EntityResolver:
             supersets = [k for k in supersets if not any(k != o and k in o for o in supersets)]
             if supersets:
                 candidates[key] = supersets
-        if not candidates or self.embedder is None:
-            return []
-        keys = sorted({k for short, longs in candidates.items() for k in [short, *longs]})
-        texts = [f"{groups[k].name}: {(groups[k].sentences or [''])[0]}" for k in keys]
-        vectors = self.embedder.embed(texts, max_tokens=64)
-        row = {k: i for i, k in enumerate(keys)}
+        context: dict[str, npt.NDArray[np.float32]] = {}
+        dimension = len(next(iter(chunk_vectors.values())))
+
+        def context_of(key: str) -> npt.NDArray[np.float32]:
+            if key not in context:
+                chunks = sorted(groups[key].chunk_ids)
+                rows = [chunk_vectors[c] for c in chunks if c in chunk_vectors]
+                context[key] = mean_direction(rows, dimension)
+            return context[key]
+
         merges: list[tuple[str, str]] = []
         for short in sorted(candidates):
             longs = candidates[short]
-            sims = [float(np.dot(vectors[row[short]], vectors[row[k]])) for k in longs]
+            sims = [float(context_of(short) @ context_of(k)) for k in longs]
             best = int(np.argmax(sims))
             runner_up = max((s for i, s in enumerate(sims) if i != best), default=-1.0)
             if sims[best] >= self.settings.similarity_threshold and sims[best] - runner_up >= 0.05:
