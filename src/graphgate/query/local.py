@@ -76,15 +76,15 @@ class LocalRetriever:
             share = mass / math.sqrt(len(entity.chunk_ids) or 1)
             for cid in entity.chunk_ids:
                 chunk_mass[cid] = chunk_mass.get(cid, 0.0) + share
-        if len(chunk_mass) < k:
-            for cid, _ in idx.store.vector_search("chunk", vector, k):
-                chunk_mass.setdefault(cid, 0.0)
+        # The nearest chunks always compete too, so a missed seed does not lose the passage.
+        for cid, _ in idx.store.vector_search("chunk", vector, k):
+            chunk_mass.setdefault(cid, 0.0)
         top_mass = max(chunk_mass.values(), default=0.0) or 1.0
         row = {cid: i for i, cid in enumerate(idx.chunk_ids)}
         scored = []
         for cid, mass in chunk_mass.items():
             dense = float(idx.chunk_vectors[row[cid]] @ vector) if cid in row else 0.0
-            scored.append((mass / top_mass + 0.5 * dense, cid))
+            scored.append((mass / top_mass + s.dense_weight * dense, cid))
         scored.sort(key=lambda x: (-x[0], x[1]))
         chunks = [chunk_hit(idx, cid, score) for score, cid in scored[:k]]
         t4 = time.perf_counter()
