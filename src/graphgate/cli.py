@@ -72,18 +72,17 @@ def index(
     ],
     workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
     on_error: Annotated[
-        str, typer.Option(help="skip: report unreadable files and go on; fail: stop.")
-    ] = "skip",
+        str | None,
+        typer.Option(help="skip: report unreadable files and go on; fail: stop. [config: skip]"),
+    ] = None,
     pipeline: Annotated[str, typer.Option(help="graph (default) or vector (baseline).")] = "graph",
     json_out: Annotated[bool, typer.Option("--json", help="Print the run report as JSON.")] = False,
 ) -> None:
     """Index a corpus into a new run; it becomes current only when complete."""
-    if on_error not in {"skip", "fail"}:
-        _console(stderr=True).print("[bold red]error:[/] --on-error must be skip or fail")
-        raise typer.Exit(2)
+    overrides = {} if on_error is None else {"load": {"on_error": on_error}}
     with (
         _errors(),
-        Workspace(workspace, load={"on_error": on_error}) as ws,
+        Workspace(workspace, **overrides) as ws,
         _progress(not json_out and sys.stderr.isatty()) as progress,
     ):
         report = ws.index(corpus, pipeline=pipeline, progress=progress)

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, ValidationError
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
+
+from graphgate.errors import ConfigError
 
 CONFIG_FILE_NAME = "graphgate.toml"
 
@@ -133,5 +136,16 @@ def load_settings(workspace: Path | None = None, **overrides: Any) -> Settings:
     class _WorkspaceSettings(Settings):
         model_config = SettingsConfigDict(toml_file=toml_file)
 
-    bound = _WorkspaceSettings(**overrides)
-    return Settings.model_validate(bound.model_dump())
+    try:
+        bound = _WorkspaceSettings(**overrides)
+        return Settings.model_validate(bound.model_dump())
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(x) for x in err['loc'])}: {err['msg']}" for err in exc.errors()
+        )
+        raise ConfigError(
+            f"invalid settings ({problems})",
+            f"fix {toml_file or CONFIG_FILE_NAME} or the GRAPHGATE_* environment variables",
+        ) from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{toml_file} is not valid TOML ({exc})", "fix the file") from exc

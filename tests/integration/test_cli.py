@@ -103,3 +103,16 @@ def test_console_script_is_installed() -> None:
     exe = Path(sys.executable).parent / "graphgate"
     result = subprocess.run([str(exe), "--help"], capture_output=True, text=True, check=False)
     assert result.returncode == 0 and "index" in result.stdout and "query" in result.stdout
+
+
+def test_on_error_comes_from_the_workspace_config_unless_given(
+    small_corpus: Path, tmp_path: Path
+) -> None:
+    (small_corpus / "bad.txt").write_bytes(b"\xff\xfe\x00binary")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "graphgate.toml").write_text('[load]\non_error = "fail"\n')
+    result = runner.invoke(app, ["index", str(small_corpus), "-w", str(ws)])
+    assert result.exit_code == 2 and "bad.txt" in result.stderr
+    bad_value = runner.invoke(app, ["index", str(small_corpus), "-w", str(ws), "--on-error", "x"])
+    assert bad_value.exit_code == 2 and "load.on_error" in bad_value.stderr

@@ -54,8 +54,9 @@ def test_index_and_answer_all_questions_with_citations_in_the_store(
         for answer in ws.query_batch([q for _, q in questions], mode=mode):
             assert answer.citations, answer.question
             cited.update(c.chunk_id for c in answer.citations)
-        found = store.cypher("MATCH (c:Chunk) WHERE c.id IN $ids RETURN c.id AS id",
-                             {"ids": sorted(cited)})
+        found = store.cypher(
+            "MATCH (c:Chunk) WHERE c.id IN $ids RETURN c.id AS id", {"ids": sorted(cited)}
+        )
         assert set(found["id"].to_pylist()) == cited
 
 

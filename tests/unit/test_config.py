@@ -3,9 +3,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pydantic import ValidationError
 
 from graphgate.config import CONFIG_FILE_NAME, load_settings
+from graphgate.errors import ConfigError
 
 
 def test_defaults_without_a_file(tmp_path: Path) -> None:
@@ -32,11 +32,15 @@ def test_precedence_defaults_toml_env_arguments(
     assert s.query.top_k_chunks == 9
 
 
-def test_invalid_values_are_rejected(tmp_path: Path) -> None:
-    with pytest.raises(ValidationError):
+def test_invalid_values_are_rejected_with_the_key_and_the_fix(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"chunk\.size_tokens") as exc:
         load_settings(tmp_path, chunk={"size_tokens": 2})
-    with pytest.raises(ValidationError):
+    assert "graphgate.toml" in exc.value.fix
+    with pytest.raises(ConfigError, match="no_such_section"):
         load_settings(tmp_path, no_such_section={"x": 1})
+    (tmp_path / CONFIG_FILE_NAME).write_text("[chunk\nsize_tokens = ")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_settings(tmp_path)
 
 
 def test_secrets_never_in_public_dump(tmp_path: Path) -> None:

@@ -66,3 +66,16 @@ def test_clean_name() -> None:
     assert clean_name("the  United Nations") == "United Nations"
     assert clean_name("Scrooge's") == "Scrooge"
     assert clean_name('"Tiny Tim"') == "Tiny Tim"
+
+
+def test_time_phrases_become_valid_from_and_valid_to(extractor: NlpExtractor) -> None:
+    cases = {
+        "Alice Smith worked for Acme Corp from 1990 to 1995.": ("1990", "1995"),
+        "In 2001, Bob Jones joined Google.": ("2001", None),
+        "Dan Brown worked at Microsoft until 2010.": (None, "2010"),
+        "Bob Cratchit works for Ebenezer Scrooge.": (None, None),
+    }
+    for text, expected in cases.items():
+        svo = [r for r in extractor.extract([_chunk(text)]).relations if r.kind == "svo"]
+        assert svo, text
+        assert (svo[0].valid_from, svo[0].valid_to) == expected, text

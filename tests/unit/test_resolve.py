@@ -122,3 +122,16 @@ def test_resolution_is_deterministic() -> None:
     r1 = EntityResolver(ResolveSettings()).resolve(mentions, [], vectors)
     r2 = EntityResolver(ResolveSettings()).resolve(list(reversed(mentions)), [], vectors)
     assert [e.id for e in r1.entities] == [e.id for e in r2.entities]
+
+
+def test_the_same_fact_for_two_periods_stays_two_edges() -> None:
+    mentions = [_m("Alice Smith"), _m("Acme", "ORG")]
+    rels = [
+        RawRelation("c1", "d1", "Alice Smith", "Acme", "work_for", "svo", "s1", "1990", "1995"),
+        RawRelation("c2", "d1", "Alice Smith", "Acme", "work_for", "svo", "s2", "2000", None),
+        RawRelation("c3", "d1", "Alice Smith", "Acme", "work_for", "svo", "s3", "1990", "1995"),
+    ]
+    res = EntityResolver(ResolveSettings(use_embeddings=False)).resolve(mentions, rels)
+    spans = sorted((r.valid_from, r.valid_to, r.weight) for r in res.relationships)
+    assert spans == [("1990", "1995", 2.0), ("2000", None, 1.0)]
+    assert len({r.id for r in res.relationships}) == 2

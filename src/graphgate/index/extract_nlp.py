@@ -15,6 +15,9 @@ from graphgate.types import Chunk, Mention, RawRelation
 COOCCURS = "co_occurs_with"
 _SUBJECTS = {"nsubj", "nsubjpass"}
 _OBJECTS = {"dobj", "attr", "oprd", "dative"}
+_YEAR = re.compile(r"\b(1[0-9]{3}|2[0-9]{3})\b")
+_STARTS = {"since", "from", "in", "on"}
+_ENDS = {"until", "till", "through", "to"}
 _LEADING = re.compile(r"^(the|a|an)\s+", re.IGNORECASE)
 _TRAILING_POSSESSIVE = re.compile(r"['’]s?$")
 
@@ -105,6 +108,7 @@ class NlpExtractor:
                 continue
             lemma = verb.lemma_.lower()
             passive = token.dep_ == "nsubjpass"
+            start, end = time_bounds(verb)
             for child in verb.children:
                 if child.dep_ in _OBJECTS:
                     objects, predicate = _with_conjuncts(child, token_entity), lemma
@@ -114,7 +118,15 @@ class NlpExtractor:
                         for obj in objects:
                             if obj != subject:
                                 yield RawRelation(
-                                    chunk.id, chunk.doc_id, obj, subject, lemma, "svo", sentence
+                                    chunk.id,
+                                    chunk.doc_id,
+                                    obj,
+                                    subject,
+                                    lemma,
+                                    "svo",
+                                    sentence,
+                                    start,
+                                    end,
                                 )
                     continue
                 elif child.dep_ == "prep":
@@ -131,8 +143,47 @@ class NlpExtractor:
                     for obj in objects:
                         if obj != subject:
                             yield RawRelation(
-                                chunk.id, chunk.doc_id, subject, obj, predicate, "svo", sentence
+                                chunk.id,
+                                chunk.doc_id,
+                                subject,
+                                obj,
+                                predicate,
+                                "svo",
+                                sentence,
+                                start,
+                                end,
                             )
+
+
+def time_bounds(verb: Any) -> tuple[str | None, str | None]:
+    """(valid_from, valid_to) years from the verb's time phrases: "from 1990 to 1995",
+    "since 2004", "until 2010", "In 2001, ..."; None where the sentence states none."""
+    start: str | None = None
+    end: str | None = None
+    preps = [c for c in verb.children if c.dep_ == "prep"]
+    preps += [
+        g
+        for p in preps
+        for c in p.children
+        if c.dep_ == "pobj"
+        for g in c.children
+        if g.dep_ == "prep"
+    ]
+    preps += [g for p in preps for g in p.children if g.dep_ == "prep"]
+    for prep in preps:
+        word = prep.lower_
+        objects = [c for c in prep.children if c.dep_ == "pobj"]
+        if word not in _STARTS | _ENDS or not objects:
+            continue
+        phrase = " ".join(t.text for t in objects[0].subtree)
+        match = _YEAR.search(phrase)
+        if match is None:
+            continue
+        if word in _STARTS and start is None:
+            start = match.group(1)
+        elif word in _ENDS and end is None:
+            end = match.group(1)
+    return start, end
 
 
 def _with_conjuncts(token: Any, token_entity: dict[int, str]) -> list[str]:

@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -60,8 +60,15 @@ def entity_id(key: str) -> str:
     return "e_" + hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
-def relationship_id(source: str, predicate: str, target: str) -> str:
-    return "r_" + hashlib.sha256(f"{source}|{predicate}|{target}".encode()).hexdigest()[:16]
+def relationship_id(
+    source: str,
+    predicate: str,
+    target: str,
+    valid_from: str | None = None,
+    valid_to: str | None = None,
+) -> str:
+    key = f"{source}|{predicate}|{target}|{valid_from or ''}|{valid_to or ''}"
+    return "r_" + hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
 @dataclass
@@ -210,16 +217,18 @@ def _group_mentions(mentions: Sequence[Mention]) -> dict[str, _Group]:
 def _relationships(
     relations: Sequence[RawRelation], key_to_id: dict[str, str], n_sentences: int
 ) -> list[Relationship]:
+    """One edge per (source, predicate, target, time span): the same fact stated for two
+    different periods stays two edges, so time is never averaged away."""
+
     @dataclass
     class _Acc:
-        count: int
-        sentences: list[str]
-        chunks: set[str]
-        docs: set[str]
-        valid_from: str | None
-        valid_to: str | None
+        kind: str
+        count: int = 0
+        sentences: list[str] = field(default_factory=list)
+        chunks: set[str] = field(default_factory=set)
+        docs: set[str] = field(default_factory=set)
 
-    acc: dict[tuple[str, str, str, str], _Acc] = {}
+    acc: dict[tuple[str, str, str, str | None, str | None], _Acc] = {}
     for r in relations:
         source = key_to_id.get(normalise_name(r.source_name))
         target = key_to_id.get(normalise_name(r.target_name))
@@ -227,10 +236,8 @@ def _relationships(
             continue
         if r.kind == "cooccurrence" and target < source:
             source, target = target, source
-        k = (source, r.predicate, target, r.kind)
-        a = acc.get(k)
-        if a is None:
-            a = acc[k] = _Acc(0, [], set(), set(), r.valid_from, r.valid_to)
+        key = (source, r.predicate, target, r.valid_from, r.valid_to)
+        a = acc.setdefault(key, _Acc(r.kind))
         a.count += 1
         if r.sentence not in a.sentences and len(a.sentences) < n_sentences:
             a.sentences.append(r.sentence)
@@ -238,19 +245,19 @@ def _relationships(
         a.docs.add(r.doc_id)
     out = [
         Relationship(
-            id=relationship_id(s, p, t),
+            id=relationship_id(s, p, t, vf, vt),
             source_id=s,
             target_id=t,
             predicate=p,
-            kind=kind,
+            kind=a.kind,
             weight=float(a.count),
             description=" ".join(x[:300] for x in a.sentences),
             chunk_ids=sorted(a.chunks),
             doc_ids=sorted(a.docs),
-            valid_from=a.valid_from,
-            valid_to=a.valid_to,
+            valid_from=vf,
+            valid_to=vt,
         )
-        for (s, p, t, kind), a in acc.items()
+        for (s, p, t, vf, vt), a in acc.items()
     ]
     out.sort(key=lambda r: r.id)
     return out

@@ -19,10 +19,18 @@ _STOP = frozenset(
 )
 
 
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("sses"):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
 def content_words(text: str) -> list[str]:
-    return [
-        w.rstrip("s") if len(w) > 3 else w for w in _WORD.findall(text.lower()) if w not in _STOP
-    ]
+    return [_singular(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
 
 
 @dataclass(frozen=True)
@@ -54,7 +62,7 @@ class ExtractiveAnswerer:
             overlap = sum(1.0 / math.log(2 + frequency[w]) for w in words & question_words)
             mentions = sum(1 for name in entity_names if name and name in s.text.lower())
             score = overlap + 0.3 * min(mentions, 3) + 0.5 / (1 + s.chunk_rank)
-            if len(words) >= 3:
+            if len(words) >= 4:  # fragments such as "' cried Bob." answer nothing
                 scored.append((score, i, s))
         scored.sort(key=lambda x: (-x[0], x[1]))
         chosen = [s for _, _, s in scored[: self.max_sentences]]
@@ -77,7 +85,12 @@ class ExtractiveAnswerer:
                     len(citations) + 1, chunk.id, chunk.doc_id, chunk.start, chunk.end, chunk.text
                 )
                 citations.append(cited)
-            lines.append(f"Fact: {edge.source} —{edge.predicate}→ {edge.target} [{cited.marker}]")
+            span = ""
+            if edge.valid_from or edge.valid_to:
+                span = f" ({edge.valid_from or '?'}–{edge.valid_to or ''})"
+            lines.append(
+                f"Fact: {edge.source} —{edge.predicate}→ {edge.target}{span} [{cited.marker}]"
+            )
         if not lines:
             text = "No supporting text was retrieved for this question."
         else:

@@ -35,6 +35,8 @@ class RetrievedEdge:
     weight: float
     chunk_ids: list[str]
     score: float
+    valid_from: str | None = None
+    valid_to: str | None = None
 
 
 @dataclass
@@ -89,6 +91,8 @@ class Answer:
                     "target": e.target,
                     "weight": e.weight,
                     "chunk_ids": e.chunk_ids,
+                    "valid_from": e.valid_from,
+                    "valid_to": e.valid_to,
                 }
                 for e in r.edges
             ],

@@ -128,6 +128,8 @@ class LocalRetriever:
                     r.weight,
                     r.chunk_ids,
                     score,
+                    r.valid_from,
+                    r.valid_to,
                 )
                 scored.append((score, r.id, edge))
         scored.sort(key=lambda x: (-x[0], x[1]))

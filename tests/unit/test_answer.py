@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+from graphgate.query.answer import ExtractiveAnswerer, content_words
+from graphgate.query.base import RetrievalResult, RetrievedChunk, RetrievedEdge, RetrievedEntity
+
+DOC = "Intro text here. Alice Smith founded Acme Corp in Paris. The weather was mild that year."
+
+
+def _result(edges: list[RetrievedEdge] | None = None) -> RetrievalResult:
+    start = DOC.index("Alice")
+    chunk = RetrievedChunk("c1", "d1", DOC[start:], start, len(DOC), 0.9)
+    return RetrievalResult(
+        "Who founded Acme Corp?",
+        "local",
+        [chunk],
+        [RetrievedEntity("e1", "Alice Smith", "PERSON", 0.5)],
+        edges or [],
+    )
+
+
+def test_best_sentence_is_cited_with_document_offsets() -> None:
+    answer = ExtractiveAnswerer(max_sentences=1).answer(_result(), "run1")
+    assert answer.answer.startswith("Extractive answer (no LLM configured)")
+    [citation] = answer.citations
+    assert citation.text == "Alice Smith founded Acme Corp in Paris."
+    assert DOC[citation.start : citation.end] == citation.text
+    assert (citation.chunk_id, citation.doc_id, citation.marker) == ("c1", "d1", 1)
+    assert "[1]" in answer.answer and answer.generator == "extractive"
+
+
+def test_parsed_facts_are_listed_with_their_time_span_and_citation() -> None:
+    fact = RetrievedEdge(
+        "r1", "e1", "Alice Smith", "found", "e2", "Acme Corp", 1.0, ["c1"], 1.0, "1998", None
+    )
+    cooc = RetrievedEdge(
+        "r2", "e1", "Alice Smith", "co_occurs_with", "e3", "Paris", 3.0, ["c1"], 2.0
+    )
+    elsewhere = RetrievedEdge("r3", "e1", "Alice Smith", "visit", "e3", "Paris", 1.0, ["c9"], 0.5)
+    answer = ExtractiveAnswerer(max_sentences=1).answer(_result([cooc, fact, elsewhere]), "run1")
+    assert "Fact: Alice Smith —found→ Acme Corp (1998–) [1]" in answer.answer
+    assert "co_occurs_with" not in answer.answer
+    assert "visit" not in answer.answer  # its chunk was not retrieved, so it cannot be cited
+
+
+def test_nothing_retrieved_says_so() -> None:
+    empty = RetrievalResult("Who?", "vector")
+    answer = ExtractiveAnswerer().answer(empty, "run1")
+    assert answer.citations == [] and "No supporting text" in answer.answer
+
+
+def test_content_words_drop_stopwords_and_plurals() -> None:
+    assert content_words("Who founded the companies and classes?") == [
+        "founded",
+        "company",
+        "class",
+    ]
