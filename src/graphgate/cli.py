@@ -79,7 +79,7 @@ def index(
     json_out: Annotated[bool, typer.Option("--json", help="Print the run report as JSON.")] = False,
 ) -> None:
     """Index a corpus into a new run; it becomes current only when complete."""
-    overrides = {} if on_error is None else {"load": {"on_error": on_error}}
+    overrides: dict[str, Any] = {} if on_error is None else {"load": {"on_error": on_error}}
     with (
         _errors(),
         Workspace(workspace, **overrides) as ws,

@@ -110,49 +110,39 @@ class NlpExtractor:
             passive = token.dep_ == "nsubjpass"
             start, end = time_bounds(verb)
             for child in verb.children:
-                if child.dep_ in _OBJECTS:
-                    objects, predicate = _with_conjuncts(child, token_entity), lemma
-                elif child.dep_ == "agent" and passive:
-                    objects = [o for p in child.children for o in _with_conjuncts(p, token_entity)]
-                    for subject in subjects:
-                        for obj in objects:
-                            if obj != subject:
-                                yield RawRelation(
-                                    chunk.id,
-                                    chunk.doc_id,
-                                    obj,
-                                    subject,
-                                    lemma,
-                                    "svo",
-                                    sentence,
-                                    start,
-                                    end,
-                                )
-                    continue
-                elif child.dep_ == "prep":
-                    objects = [
-                        o
-                        for p in child.children
-                        if p.dep_ == "pobj"
-                        for o in _with_conjuncts(p, token_entity)
-                    ]
-                    predicate = f"{lemma}_{child.lower_}"
-                else:
-                    continue
+                objects, predicate, reverse = _objects(child, lemma, passive, token_entity)
                 for subject in subjects:
                     for obj in objects:
-                        if obj != subject:
-                            yield RawRelation(
-                                chunk.id,
-                                chunk.doc_id,
-                                subject,
-                                obj,
-                                predicate,
-                                "svo",
-                                sentence,
-                                start,
-                                end,
-                            )
+                        if obj == subject:
+                            continue
+                        source, target = (obj, subject) if reverse else (subject, obj)
+                        yield RawRelation(
+                            chunk.id,
+                            chunk.doc_id,
+                            source,
+                            target,
+                            predicate,
+                            "svo",
+                            sentence,
+                            start,
+                            end,
+                        )
+
+
+def _objects(
+    child: Any, lemma: str, passive: bool, token_entity: dict[int, str]
+) -> tuple[list[str], str, bool]:
+    """Entities a verb's child points at, the predicate, and whether the edge runs backwards
+    (the agent of a passive verb is the source: "GitHub was acquired by Microsoft")."""
+    if child.dep_ in _OBJECTS:
+        return _with_conjuncts(child, token_entity), lemma, False
+    if child.dep_ == "agent" and passive:
+        return [o for p in child.children for o in _with_conjuncts(p, token_entity)], lemma, True
+    if child.dep_ == "prep":
+        pobjs = [p for p in child.children if p.dep_ == "pobj"]
+        objects = [o for p in pobjs for o in _with_conjuncts(p, token_entity)]
+        return objects, f"{lemma}_{child.lower_}", False
+    return [], lemma, False
 
 
 def time_bounds(verb: Any) -> tuple[str | None, str | None]:

@@ -30,18 +30,13 @@ def write_store(folder: Path, tables: dict[str, pa.Table], exact_below: int) -> 
         )
         store.upsert_nodes("Document", docs)
         chunks = tables["chunks"]
+        # `index`, `start` and `end` are Cypher words, so the graph spells them out.
         store.upsert_nodes(
             "Chunk",
-            pa.table(
-                {
-                    "id": chunks["id"],
-                    "doc_id": chunks["doc_id"],
-                    "position": chunks["index"],
-                    "text": chunks["text"],
-                    "start_char": chunks["start"],
-                    "end_char": chunks["end"],
-                    "n_tokens": chunks["n_tokens"],
-                }
+            chunks.select(
+                ["id", "doc_id", "index", "text", "start", "end", "n_tokens"]
+            ).rename_columns(
+                ["id", "doc_id", "position", "text", "start_char", "end_char", "n_tokens"]
             ),
         )
         store.upsert_edges("PART_OF", pa.table({"from": chunks["id"], "to": chunks["doc_id"]}))
@@ -57,24 +52,9 @@ def write_store(folder: Path, tables: dict[str, pa.Table], exact_below: int) -> 
             )
             store.upsert_edges("MENTIONS", mentions)
         rels = tables["relationships"]
-        store.upsert_edges(
-            "RELATED",
-            pa.table(
-                {
-                    "from": rels["source_id"],
-                    "to": rels["target_id"],
-                    "id": rels["id"],
-                    "predicate": rels["predicate"],
-                    "kind": rels["kind"],
-                    "weight": rels["weight"],
-                    "description": rels["description"],
-                    "chunk_ids": rels["chunk_ids"],
-                    "doc_ids": rels["doc_ids"],
-                    "valid_from": rels["valid_from"],
-                    "valid_to": rels["valid_to"],
-                }
-            ),
-        )
+        edge_columns = [c for c in rels.column_names if c not in {"source_id", "target_id"}]
+        related = rels.select(["source_id", "target_id", *edge_columns])
+        store.upsert_edges("RELATED", related.rename_columns(["from", "to", *edge_columns]))
         build_search_indexes(folder, tables, exact_below)
         return store.counts()
     finally:
