@@ -13,6 +13,7 @@ from graphgate.index.extract_base import Extraction, Progress
 from graphgate.types import Chunk, Mention, RawRelation
 
 COOCCURS = "co_occurs_with"
+_PARALLEL_FROM = 200
 _SUBJECTS = {"nsubj", "nsubjpass"}
 _OBJECTS = {"dobj", "attr", "oprd", "dative"}
 _YEAR = re.compile(r"\b(1[0-9]{3}|2[0-9]{3})\b")
@@ -58,8 +59,12 @@ class NlpExtractor:
         mentions: list[Mention] = []
         relations: list[RawRelation] = []
         texts = (c.text for c in chunks)
+        # Starting workers costs about a second: only worth it for a larger batch of chunks.
+        processes = self.settings.processes if len(chunks) >= _PARALLEL_FROM else 1
         for chunk, doc in zip(
-            chunks, nlp.pipe(texts, batch_size=self.settings.batch_size), strict=True
+            chunks,
+            nlp.pipe(texts, batch_size=self.settings.batch_size, n_process=processes),
+            strict=True,
         ):
             m, r = self._from_doc(chunk, doc)
             mentions.extend(m)
