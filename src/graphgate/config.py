@@ -97,6 +97,33 @@ class QuerySettings(BaseModel):
     answer_sentences: int = Field(3, ge=1)
 
 
+class EvalSettings(BaseModel):
+    # Failure attribution: recall under these thresholds is a retrieval failure.
+    entity_recall_thresholds: dict[str, float] = Field(
+        default_factory=lambda: {
+            "single_hop": 0.85,
+            "temporal": 0.85,
+            "multi_hop": 0.70,
+            "contradiction": 0.70,
+            "global": 0.70,
+        }
+    )
+    relationship_recall_threshold: float = Field(0.80, ge=0.0, le=1.0)
+    # Targets from the methodology; a mean within ``warn_band`` under its target warns.
+    targets: dict[str, float] = Field(
+        default_factory=lambda: {
+            "context_relevancy": 0.85,
+            "grounding": 0.80,
+            "answer_correctness": 0.80,
+            "context_precision": 0.70,
+            "citation_coverage": 0.95,
+        }
+    )
+    warn_band: float = Field(0.10, ge=0.0)
+    top_k: int = Field(10, ge=1)
+    bootstrap_samples: int = Field(1000, ge=10)
+
+
 class Settings(BaseSettings):
     """Every knob graphgate has; nested keys map to ``GRAPHGATE_SECTION__KEY``."""
 
@@ -112,6 +139,7 @@ class Settings(BaseSettings):
     embed: EmbedSettings = EmbedSettings()
     vectors: VectorSettings = VectorSettings()
     query: QuerySettings = QuerySettings()
+    eval: EvalSettings = EvalSettings()
 
     @classmethod
     def settings_customise_sources(

@@ -8,9 +8,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from graphgate.cli import app
+from graphgate.cli import build_app
 
 runner = CliRunner()
+app = build_app()
 
 
 def _copy(small_workspace_path: Path, tmp_path: Path) -> str:

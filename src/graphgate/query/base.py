@@ -22,6 +22,7 @@ class RetrievedEntity:
     name: str
     type: str
     score: float
+    aliases: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,9 @@ import numpy.typing as npt
 
 from graphgate.config import QuerySettings
 from graphgate.index.resolve import normalise_name
-from graphgate.query.base import RetrievalResult, RetrievedEdge, RetrievedEntity
+from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.loaded import LoadedIndex
-from graphgate.query.vector import chunk_hit
+from graphgate.query.vector import chunk_hit, retrieved_entity
 
 _WORD = re.compile(r"\w+(?:['’]\w+)*")
 _MAX_NGRAM = 6
@@ -105,10 +105,7 @@ class LocalRetriever:
         chunks = [chunk_hit(idx, cid, score) for score, cid in scored[:k]]
         t4 = time.perf_counter()
 
-        entities = [
-            RetrievedEntity(eid, idx.entities[eid].name, idx.entities[eid].type, walk[eid])
-            for eid in top_entities
-        ]
+        entities = [retrieved_entity(idx.entities[eid], walk[eid]) for eid in top_entities]
         edges = self._edges(set(top_entities), walk)
         t5 = time.perf_counter()
         return RetrievalResult(

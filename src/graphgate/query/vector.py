@@ -7,11 +7,16 @@ import time
 from graphgate.config import QuerySettings
 from graphgate.query.base import RetrievalResult, RetrievedChunk, RetrievedEntity
 from graphgate.query.loaded import LoadedIndex
+from graphgate.types import Entity
 
 
 def chunk_hit(index: LoadedIndex, chunk_id: str, score: float) -> RetrievedChunk:
     c = index.chunks[chunk_id]
     return RetrievedChunk(c.id, c.doc_id, c.text, c.start, c.end, score)
+
+
+def retrieved_entity(entity: Entity, score: float) -> RetrievedEntity:
+    return RetrievedEntity(entity.id, entity.name, entity.type, score, list(entity.aliases))
 
 
 class VectorRetriever:
@@ -35,7 +40,7 @@ class VectorRetriever:
             for eid in self.index.chunk_entities.get(chunk.id, []):
                 if eid not in entities:
                     e = self.index.entities[eid]
-                    entities[eid] = RetrievedEntity(e.id, e.name, e.type, chunk.score)
+                    entities[eid] = retrieved_entity(e, chunk.score)
         return RetrievalResult(
             question,
             self.mode,

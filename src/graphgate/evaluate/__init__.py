@@ -1,0 +1,1 @@
+"""The retrieval evaluation harness: test sets, metrics, attribution, comparison and reports."""

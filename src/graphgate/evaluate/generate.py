@@ -1,0 +1,155 @@
+"""Test sets generated from the graph: template questions with their ground-truth subgraph.
+
+Single-hop questions cover relationship types (two each, most frequent types first), multi-hop
+questions follow 2- and 3-hop paths, temporal ones ask about an edge's time span, and
+contradiction ones where one subject holds different values for one relation in different
+documents. Seeded: the same index and seed give the same test set.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+from graphgate.evaluate.testset import TestCase
+from graphgate.index.extract_nlp import COOCCURS
+from graphgate.query.loaded import LoadedIndex
+from graphgate.types import Entity, Relationship
+
+
+def _phrase(predicate: str) -> str:
+    return predicate.replace("_", " ")
+
+
+class TestsetGenerator:
+    __test__ = False
+
+    def __init__(self, index: LoadedIndex, seed: int = 0) -> None:
+        self.index = index
+        self.seed = seed
+
+    def _name(self, eid: str) -> str:
+        return self.index.entities[eid].name
+
+    def _entity(self, eid: str) -> Entity:
+        return self.index.entities[eid]
+
+    def _case(
+        self,
+        kind: str,
+        n: int,
+        question: str,
+        answer_id: str,
+        path: Sequence[Relationship],
+        **extra: object,
+    ) -> TestCase:
+        ids = [path[0].source_id, *(r.target_id for r in path)]
+        docs = sorted({d for r in path for d in r.doc_ids})
+        return TestCase.model_validate(
+            {
+                "id": f"gen-{kind}-{n:04d}",
+                "question": question,
+                "question_type": kind,
+                "difficulty": {1: "easy", 2: "medium"}.get(len(path), "hard"),
+                "answer": self._name(answer_id),
+                "answer_aliases": self._entity(answer_id).aliases,
+                "gold_entities": [self._name(e) for e in dict.fromkeys(ids)],
+                "gold_edges": [
+                    [self._name(r.source_id), r.predicate, self._name(r.target_id)] for r in path
+                ],
+                "gold_docs": docs,
+                "generated_from": [r.id for r in path],
+                **extra,
+            }
+        )
+
+    def generate(self, n: int) -> list[TestCase]:
+        rng = random.Random(self.seed)
+        facts = sorted(
+            (r for r in self.index.relationships if r.predicate != COOCCURS), key=lambda r: r.id
+        )
+        singles = self._single_hop(facts, rng)
+        temporal = self._temporal(facts, rng)
+        contradiction = self._contradiction(facts, rng)
+        multi = self._multi_hop(facts, rng)
+        quota = max(1, n // 4)
+        others = temporal[:quota] + contradiction[:quota]
+        chosen = singles[: max(0, n - len(others) - min(len(multi), quota))]
+        # Multi-hop questions fill whatever the other kinds leave.
+        chosen += others + multi[: n - len(chosen) - len(others)]
+        return chosen[:n]
+
+    def _single_hop(self, facts: list[Relationship], rng: random.Random) -> list[TestCase]:
+        by_predicate: dict[str, list[Relationship]] = defaultdict(list)
+        for r in facts:
+            by_predicate[r.predicate].append(r)
+        frequency = Counter({p: len(v) for p, v in by_predicate.items()})
+        out: list[TestCase] = []
+        for predicate, _ in sorted(frequency.items(), key=lambda kv: (-kv[1], kv[0])):
+            edges = list(by_predicate[predicate])
+            rng.shuffle(edges)
+            for r in edges[:2]:
+                q = f"What does {self._name(r.source_id)} {_phrase(predicate)}?"
+                out.append(self._case("single_hop", len(out), q, r.target_id, [r]))
+        return out
+
+    def _multi_hop(self, facts: list[Relationship], rng: random.Random) -> list[TestCase]:
+        outgoing: dict[str, list[Relationship]] = defaultdict(list)
+        for r in facts:
+            outgoing[r.source_id].append(r)
+        paths: list[list[Relationship]] = []
+        for first in facts:
+            for second in outgoing.get(first.target_id, []):
+                if second.target_id == first.source_id:
+                    continue
+                paths.append([first, second])
+                for third in outgoing.get(second.target_id, [])[:2]:
+                    if third.target_id not in {first.source_id, first.target_id}:
+                        paths.append([first, second, third])
+        rng.shuffle(paths)
+        out: list[TestCase] = []
+        for path in paths:
+            question = f"{self._name(path[0].source_id)} {_phrase(path[0].predicate)} something"
+            for r in path[1:]:
+                question = f"the entity that {question}" if r is not path[1] else question
+                question = f"{question}; what does that {_phrase(r.predicate)}"
+            out.append(self._case("multi_hop", len(out), question + "?", path[-1].target_id, path))
+        return out
+
+    def _temporal(self, facts: list[Relationship], rng: random.Random) -> list[TestCase]:
+        timed = [r for r in facts if r.valid_from or r.valid_to]
+        rng.shuffle(timed)
+        out: list[TestCase] = []
+        for r in timed:
+            when = r.valid_from or r.valid_to or ""
+            q = f"What did {self._name(r.source_id)} {_phrase(r.predicate)} in {when}?"
+            out.append(self._case("temporal", len(out), q, r.target_id, [r], as_of=when))
+        return out
+
+    def _contradiction(self, facts: list[Relationship], rng: random.Random) -> list[TestCase]:
+        groups: dict[tuple[str, str], list[Relationship]] = defaultdict(list)
+        for r in facts:
+            groups[(r.source_id, r.predicate)].append(r)
+        out: list[TestCase] = []
+        keys = sorted(
+            k
+            for k, v in groups.items()
+            if len({r.target_id for r in v}) > 1 and len({d for r in v for d in r.doc_ids}) > 1
+        )
+        rng.shuffle(keys)
+        for source, predicate in keys:
+            edges = sorted(groups[(source, predicate)], key=lambda r: (-r.weight, r.id))
+            q = f"What does {self._name(source)} {_phrase(predicate)}?"
+            conflicting = [self._name(r.target_id) for r in edges[1:]]
+            case = self._case(
+                "contradiction",
+                len(out),
+                q,
+                edges[0].target_id,
+                [edges[0]],
+                conflicting_answers=conflicting,
+            )
+            docs = sorted({d for r in edges for d in r.doc_ids})
+            out.append(case.model_copy(update={"gold_docs": docs}))
+        return out

@@ -1,0 +1,60 @@
+"""Ground-truth context from an index: the gold documents' chunks and the gold subgraph."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from graphgate.evaluate.testset import TestCase
+from graphgate.index.resolve import normalise_name
+from graphgate.query.base import RetrievalResult, RetrievedEdge
+from graphgate.query.loaded import LoadedIndex
+from graphgate.query.vector import chunk_hit, retrieved_entity
+
+
+class IndexGoldContext:
+    def __init__(self, index: LoadedIndex) -> None:
+        self.index = index
+        self._chunks_of: dict[str, list[str]] = defaultdict(list)
+        for chunk in sorted(index.chunks.values(), key=lambda c: (c.doc_id, c.index)):
+            self._chunks_of[chunk.doc_id].append(chunk.id)
+
+    def context(self, case: TestCase) -> RetrievalResult | None:
+        idx = self.index
+        chunk_ids = [c for d in case.gold_docs for c in self._chunks_of.get(d, [])]
+        entity_ids: list[str] = []
+        for name in [
+            *case.gold_entities,
+            *(e[0] for e in case.gold_edges),
+            *(e[2] for e in case.gold_edges),
+        ]:
+            for eid in idx.names.get(normalise_name(name), []):
+                if eid not in entity_ids:
+                    entity_ids.append(eid)
+        if not chunk_ids and not entity_ids:
+            return None
+        keep = set(entity_ids)
+        edges = [
+            RetrievedEdge(
+                r.id,
+                r.source_id,
+                idx.entities[r.source_id].name,
+                r.predicate,
+                r.target_id,
+                idx.entities[r.target_id].name,
+                r.weight,
+                r.chunk_ids,
+                1.0,
+                r.valid_from,
+                r.valid_to,
+            )
+            for i in sorted({i for e in entity_ids for i in idx.relations_of.get(e, [])})
+            for r in [idx.relationships[i]]
+            if r.source_id in keep and r.target_id in keep
+        ]
+        return RetrievalResult(
+            case.question,
+            "gold",
+            [chunk_hit(idx, c, 1.0) for c in chunk_ids],
+            [retrieved_entity(idx.entities[e], 1.0) for e in entity_ids],
+            edges,
+        )

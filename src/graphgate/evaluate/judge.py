@@ -1,0 +1,169 @@
+"""Answer judging: the deterministic judge (default) behind the ``Judge`` interface."""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from dataclasses import dataclass
+from typing import Protocol
+
+from graphgate.evaluate.testset import TestCase
+from graphgate.query.base import Answer, RetrievalResult
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_MARKER = re.compile(r"\[\d+\]")
+_FACT = re.compile(r"^Fact: (.+?) —(.+?)→ (.+?)(?: \(.*\))?$")
+NUMBER_TOLERANCE = 0.01
+
+
+def normalise_answer(text: str) -> str:
+    """SQuAD normalisation: lower case, no punctuation, no articles, single spaces."""
+    text = text.lower()
+    text = "".join(ch for ch in text if ch not in set(string.punctuation))
+    return " ".join(_ARTICLES.sub(" ", text).split())
+
+
+def token_f1(prediction: str, gold: str) -> float:
+    pred, ref = normalise_answer(prediction).split(), normalise_answer(gold).split()
+    common = Counter(pred) & Counter(ref)
+    same = sum(common.values())
+    if not pred or not ref or same == 0:
+        return 0.0
+    precision, recall = same / len(pred), same / len(ref)
+    return 2 * precision * recall / (precision + recall)
+
+
+def _contains(haystack: str, needle: str) -> bool:
+    h, n = normalise_answer(haystack).split(), normalise_answer(needle).split()
+    if not n:
+        return False
+    return any(h[i : i + len(n)] == n for i in range(len(h) - len(n) + 1))
+
+
+def _numbers(text: str) -> list[float]:
+    out = []
+    for raw in _NUMBER.findall(text):
+        try:
+            out.append(float(raw.replace(",", "")))
+        except ValueError:
+            continue
+    return out
+
+
+def numbers_match(answer: str, gold: str) -> bool:
+    """Every number in the gold answer appears in the answer, within a relative tolerance."""
+    wanted, have = _numbers(gold), _numbers(answer)
+    if not wanted:
+        return False
+    return all(
+        any(abs(h - w) <= NUMBER_TOLERANCE * max(abs(w), 1e-9) for h in have) for w in wanted
+    )
+
+
+def key_fact_coverage(answer: str, facts: list[str]) -> float | None:
+    if not facts:
+        return None
+    tokens = set(normalise_answer(answer).split())
+    covered = 0
+    for fact in facts:
+        words = normalise_answer(fact).split()
+        if words and sum(w in tokens for w in words) / len(words) >= 0.8:
+            covered += 1
+    return covered / len(facts)
+
+
+def answer_claims(text: str) -> list[str]:
+    """Sentences and fact lines of an answer, citation markers removed, headers dropped."""
+    claims: list[str] = []
+    for line in text.splitlines():
+        line = _MARKER.sub("", line).strip()
+        if not line or line.endswith(":"):
+            continue
+        if line.startswith("Fact:"):
+            claims.append(line)
+            continue
+        claims.extend(s.strip() for s in re.split(r"(?<=[.!?])\s+", line) if s.strip())
+    return claims
+
+
+def claim_supported(claim: str, context: RetrievalResult) -> bool:
+    fact = _FACT.match(claim)
+    if fact:
+        s, p, t = (x.strip() for x in fact.groups())
+        return any(e.source == s and e.predicate == p and e.target == t for e in context.edges)
+    words = normalise_answer(claim).split()
+    if not words:
+        return True
+    for chunk in context.chunks:
+        tokens = set(normalise_answer(chunk.text).split())
+        if sum(w in tokens for w in words) / len(words) >= 0.8:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class Judgement:
+    correct: bool | None
+    exact_match: float | None
+    token_f1: float | None
+    key_fact_coverage: float | None
+    grounding: float | None
+    citation_coverage: float | None
+
+    def as_metrics(self) -> dict[str, float | None]:
+        return {
+            "answer_correctness": None if self.correct is None else float(self.correct),
+            "exact_match": self.exact_match,
+            "token_f1": self.token_f1,
+            "key_fact_coverage": self.key_fact_coverage,
+            "grounding": self.grounding,
+            "citation_coverage": self.citation_coverage,
+        }
+
+
+class Judge(Protocol):
+    name: str
+
+    def judge(self, case: TestCase, answer: Answer) -> Judgement: ...
+
+
+class DeterministicJudge:
+    """Exact match, containment, token F1, numbers with tolerance and key facts: no model."""
+
+    name = "deterministic"
+
+    def __init__(self, f1_threshold: float = 0.8) -> None:
+        self.f1_threshold = f1_threshold
+
+    def judge(self, case: TestCase, answer: Answer) -> Judgement:
+        text = answer.answer
+        golds = [g for g in [case.answer, *case.answer_aliases] if g]
+        exact = f1 = None
+        correct: bool | None = None
+        if golds:
+            exact = max(float(normalise_answer(text) == normalise_answer(g)) for g in golds)
+            f1 = max(token_f1(text, g) for g in golds)
+            correct = bool(
+                exact
+                or f1 >= self.f1_threshold
+                or any(_contains(text, g) for g in golds)
+                or any(numbers_match(text, g) for g in golds)
+            )
+        coverage = key_fact_coverage(text, case.key_facts)
+        if correct is None and coverage is not None:
+            correct = coverage >= 0.8
+        claims = answer_claims(text)
+        grounding = (
+            sum(claim_supported(c, answer.retrieval) for c in claims) / len(claims)
+            if claims
+            else None
+        )
+        retrieved = {c.id for c in answer.retrieval.chunks}
+        citation_coverage = (
+            sum(c.chunk_id in retrieved for c in answer.citations) / len(answer.citations)
+            if answer.citations
+            else None
+        )
+        return Judgement(correct, exact, f1, coverage, grounding, citation_coverage)
