@@ -19,6 +19,7 @@ def register(app: typer.Typer) -> None:
     app.command("eval")(eval_command)
     testset = typer.Typer(help="Test sets generated from the graph.", no_args_is_help=True)
     testset.command("generate")(generate_command)
+    testset.command("convert")(convert_command)
     app.add_typer(testset, name="testset")
 
 
@@ -118,4 +119,22 @@ def generate_command(
     console().print(
         f"wrote {len(cases)} cases to {out}: "
         + ", ".join(f"{k}={v}" for k, v in sorted(counts.items()))
+    )
+
+
+def convert_command(
+    dataset: Annotated[str, typer.Argument(help="hotpotqa, graphrag-bench, timeqa or ramdocs.")],
+    path: Annotated[Path, typer.Argument(help="The dataset's folder or file.")],
+    out: Annotated[Path, typer.Option(help="Folder for corpus.jsonl and testset.jsonl.")],
+) -> None:
+    """Convert a public benchmark into a corpus to index and a test set to evaluate."""
+    from graphgate.datasets import CONVERTERS
+
+    with errors():
+        if dataset not in CONVERTERS:
+            raise InputError(f"unknown dataset {dataset!r}", f"use one of {sorted(CONVERTERS)}")
+        result = CONVERTERS[dataset](path, out)
+    console().print(
+        f"{result.documents} documents -> {result.corpus}; {result.cases} cases -> "
+        f"{result.questions}" + (f" ({result.skipped} skipped)" if result.skipped else "")
     )

@@ -85,13 +85,18 @@ class TestsetGenerator:
         for r in facts:
             by_predicate[r.predicate].append(r)
         frequency = Counter({p: len(v) for p, v in by_predicate.items()})
-        out: list[TestCase] = []
+        ordered = []
         for predicate, _ in sorted(frequency.items(), key=lambda kv: (-kv[1], kv[0])):
             edges = list(by_predicate[predicate])
             rng.shuffle(edges)
-            for r in edges[:2]:
-                q = f"What does {self._name(r.source_id)} {_phrase(predicate)}?"
-                out.append(self._case("single_hop", len(out), q, r.target_id, [r]))
+            ordered.append(edges)
+        # Two per relationship type first, then the rest, so every type is covered early.
+        rounds = [e for edges in ordered for e in edges[:2]]
+        rounds += [e for edges in ordered for e in edges[2:]]
+        out: list[TestCase] = []
+        for r in rounds:
+            q = f"What does {self._name(r.source_id)} {_phrase(r.predicate)}?"
+            out.append(self._case("single_hop", len(out), q, r.target_id, [r]))
         return out
 
     def _multi_hop(self, facts: list[Relationship], rng: random.Random) -> list[TestCase]:
