@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -72,3 +73,19 @@ def test_retrieval_finds_supporting_paragraphs(
             docs = {c.doc_id for c in answer.retrieval.chunks}
             recall += len(docs & set(case["gold_docs"])) / len(case["gold_docs"])
         assert recall / len(cases) > 0.6, mode
+
+
+def test_eval_vector_and_local_with_reports(
+    hotpotqa: ConvertedDataset, hotpotqa_workspace: Workspace, tmp_path: Path
+) -> None:
+    from graphgate.evaluate.report import html_report
+    from graphgate.evaluate.run import evaluate
+
+    outcome = evaluate(hotpotqa_workspace, hotpotqa.questions, ["vector", "local"], tmp_path)
+    assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 200
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    for mode in ("vector", "local"):
+        m = summary["modes"][mode]["by_type"]["multi_hop"]["metrics"]
+        assert m["doc_recall@5"]["measured"] == 100 and m["doc_recall@5"]["mean"] > 0.6
+    assert "multi_hop" in summary["comparison"]["by_type"]
+    assert "<svg" in html_report(outcome.summary, outcome.records)
