@@ -25,6 +25,9 @@ demo: $(STAMP)
 	  $(BIN)/graphgate query "What does the Ghost of Jacob Marley warn Scrooge about?" --mode $$mode --workspace $(DEMO_WS) || exit 1; \
 	  $(BIN)/graphgate query "Which of the Cratchit children is ill?" --mode $$mode --workspace $(DEMO_WS) || exit 1; \
 	done
+	$(BIN)/graphgate testset generate --n 40 --out $(DEMO_WS)/testset.jsonl --workspace $(DEMO_WS)
+	$(BIN)/graphgate eval $(DEMO_WS)/testset.jsonl --modes vector,local --out $(DEMO_WS)/eval \
+	  --html $(DEMO_WS)/eval/report.html --workspace $(DEMO_WS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -93,7 +94,8 @@ def _run(
                 f"recall@5={'—' if recall is None else f'{recall:.2f}'}"
             )
 
-        outcome = evaluate(ws, testset, mode_list, folder, resume=resume is not None, progress=show)
+        live = show if sys.stderr.isatty() else None  # one line a case, for people watching
+        outcome = evaluate(ws, testset, mode_list, folder, resume=resume is not None, progress=live)
     return outcome.summary, outcome.records
 
 

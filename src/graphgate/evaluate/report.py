@@ -32,8 +32,12 @@ FAILURES = (
 
 
 def _fmt(stat: dict[str, Any] | None) -> str:
+    """The mean, with measured/total when some cases could not be measured."""
     if not stat or stat.get("mean") is None:
         return "—"
+    if stat.get("unmeasured"):
+        total = stat["measured"] + stat["unmeasured"]
+        return f"{stat['mean']:.3f} ({stat['measured']}/{total})"
     return f"{stat['mean']:.3f}"
 
 
