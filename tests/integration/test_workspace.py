@@ -199,3 +199,28 @@ def test_demo_corpus_answers_in_both_modes(demo_workspace: Workspace) -> None:
     manifest = demo_workspace.runs.current().manifest()
     assert json.dumps(manifest)  # serialisable
     assert manifest["corpus"] == str(DEMO_CORPUS)
+
+
+def test_parallel_extraction_is_deterministic(demo_workspace: Workspace, tmp_path: Path) -> None:
+    """The demo has over 200 chunks, so extraction runs in two processes; re-running extract
+    and resolve from the run's own artifacts must reproduce its entity and edge tables."""
+    import shutil
+
+    from graphgate.index.pipeline import IndexContext
+    from graphgate.runs import Run
+
+    source = demo_workspace.runs.current()
+    copy = Run(source.run_id, tmp_path / source.run_id)
+    shutil.copytree(source.path, copy.path, ignore=shutil.ignore_patterns("store"))
+    before = {n: pq.read_table(copy.artifact_path(n)) for n in ("entities", "relationships")}
+    assert pq.read_table(copy.artifact_path("chunks")).num_rows >= 200
+    ctx = IndexContext(
+        demo_workspace.settings,
+        Path("unused"),
+        copy,
+        demo_workspace.embedder,
+        demo_workspace.extractor,
+    )
+    PIPELINES["graph"].run(ctx, only=["extract", "resolve"])
+    for name, table in before.items():
+        assert pq.read_table(copy.artifact_path(name)).equals(table), name
