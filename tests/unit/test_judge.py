@@ -90,3 +90,10 @@ def test_key_facts_decide_when_there_is_no_gold_answer() -> None:
     case = _case(key_facts=["Alice founded Acme"])
     assert judge.judge(case, _answer("Alice Smith founded Acme Corp.")).correct is True
     assert judge.judge(case, _answer("Bob did nothing.")).correct is False
+
+
+def test_yes_no_answers_are_not_judged_by_containment() -> None:
+    judge = DeterministicJudge()
+    assert judge.judge(_case(answer="no"), _answer("There is no doubt Alice founded it.")).correct \
+        is False
+    assert judge.judge(_case(answer="yes"), _answer("Yes")).correct is True

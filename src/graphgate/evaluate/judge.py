@@ -36,8 +36,10 @@ def token_f1(prediction: str, gold: str) -> float:
 
 
 def _contains(haystack: str, needle: str) -> bool:
+    """The gold answer as a phrase inside the answer; "yes"/"no" never count this way, since
+    a passage that happens to contain the word does not answer a yes/no question."""
     h, n = normalise_answer(haystack).split(), normalise_answer(needle).split()
-    if not n:
+    if not n or n in (["yes"], ["no"]):
         return False
     return any(h[i : i + len(n)] == n for i in range(len(h) - len(n) + 1))
 
