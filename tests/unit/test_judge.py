@@ -94,6 +94,8 @@ def test_key_facts_decide_when_there_is_no_gold_answer() -> None:
 
 def test_yes_no_answers_are_not_judged_by_containment() -> None:
     judge = DeterministicJudge()
-    assert judge.judge(_case(answer="no"), _answer("There is no doubt Alice founded it.")).correct \
+    assert (
+        judge.judge(_case(answer="no"), _answer("There is no doubt Alice founded it.")).correct
         is False
+    )
     assert judge.judge(_case(answer="yes"), _answer("Yes")).correct is True

@@ -171,6 +171,8 @@ def html_report(summary: dict[str, Any], records: Sequence[dict[str, Any]], wors
         )
         parts.append(f"<tr><td>{metric}</td><td>{target:.2f}</td>{cells}</tr>")
     parts.append("</table>")
+    if "comparison" in summary:
+        parts.append(_html_comparison(summary["comparison"]))
     failing = [r for r in records if r["failure"] not in (None, "pass")]
     failing.sort(
         key=lambda r: (
@@ -194,3 +196,32 @@ def html_report(summary: dict[str, Any], records: Sequence[dict[str, Any]], wors
         )
     parts.append("</table></body></html>")
     return "\n".join(parts)
+
+
+def _html_comparison(comparison: dict[str, Any]) -> str:
+    e = html.escape
+    base = comparison["baseline"]
+    parts = [f"<h2>strategy comparison (difference to {e(base)}, 95% paired bootstrap CI)</h2>"]
+    for qtype, metrics in comparison["by_type"].items():
+        modes = list(next(iter(metrics.values())).keys())
+        parts.append(
+            f"<h3>{e(qtype)}</h3><table><tr><th>metric</th>"
+            + "".join(f"<th>{e(m)}</th>" for m in modes)
+            + "</tr>"
+        )
+        for metric, row in metrics.items():
+            cells = []
+            for mode in modes:
+                c = row[mode]
+                if c["mean"] is None:
+                    cells.append("<td>—</td>")
+                elif "diff" in c:
+                    cells.append(
+                        f"<td>{c['mean']:.3f} ({c['diff']:+.3f} "
+                        f"[{c['ci_low']:+.3f}, {c['ci_high']:+.3f}])</td>"
+                    )
+                else:
+                    cells.append(f"<td>{c['mean']:.3f}</td>")
+            parts.append(f"<tr><td>{e(metric)}</td>{''.join(cells)}</tr>")
+        parts.append("</table>")
+    return "".join(parts)
