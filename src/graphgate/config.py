@@ -65,6 +65,18 @@ class ResolveSettings(BaseModel):
     use_embeddings: bool = True
 
 
+class CommunitySettings(BaseModel):
+    max_cluster_size: int = Field(50, ge=2)
+    resolution: float = Field(1.0, gt=0.0)
+    # Extra seeds run only to measure stability (ARI/NMI between partitions).
+    stability_seeds: int = Field(3, ge=1)
+    # Communities smaller than this get no report: a lone entity has nothing to summarise.
+    min_report_size: int = Field(2, ge=1)
+    report_entities: int = Field(5, ge=1)
+    report_relationships: int = Field(5, ge=0)
+    report_sentences: int = Field(3, ge=0)
+
+
 class EmbedSettings(BaseModel):
     provider: Literal["onnx", "openai"] = "onnx"
     model: str = "all-MiniLM-L6-v2-int8"
@@ -85,7 +97,7 @@ class VectorSettings(BaseModel):
 
 
 class QuerySettings(BaseModel):
-    mode: Literal["vector", "local"] = "local"
+    mode: Literal["vector", "local", "graph", "global", "hybrid"] = "local"
     top_k_chunks: int = Field(5, ge=1)
     top_k_entities: int = Field(10, ge=1)
     top_k_edges: int = Field(10, ge=0)
@@ -95,6 +107,19 @@ class QuerySettings(BaseModel):
     # HotpotQA subset, doc recall@2: 0.5 -> 0.55, 1 -> 0.59, 2 -> 0.635, 3 -> 0.625, 4 -> 0.645.
     dense_weight: float = Field(2.0, ge=0.0)
     answer_sentences: int = Field(3, ge=1)
+    # Global mode: the level whose report count fits this budget (the deepest that does).
+    global_level: int | None = None
+    global_budget: int = Field(40, ge=1)
+    global_communities: int = Field(5, ge=1)
+    global_points: int = Field(3, ge=1)
+    # Hybrid mode (measured on the HotpotQA subset, see README): the first `hybrid_head` chunks
+    # of local retrieval, then up to `hybrid_links` entity pages linked from the top
+    # `hybrid_link_sources` chunks, then local and vector rankings fused by reciprocal rank.
+    hybrid_head: int = Field(2, ge=0)
+    hybrid_links: int = Field(2, ge=0)
+    hybrid_link_sources: int = Field(3, ge=1)
+    rrf_k: int = Field(60, ge=1)
+    hybrid_communities: int = Field(2, ge=0)
 
 
 class EvalSettings(BaseModel):
@@ -136,6 +161,7 @@ class Settings(BaseSettings):
     chunk: ChunkSettings = ChunkSettings()
     extract: ExtractSettings = ExtractSettings()
     resolve: ResolveSettings = ResolveSettings()
+    communities: CommunitySettings = CommunitySettings()
     embed: EmbedSettings = EmbedSettings()
     vectors: VectorSettings = VectorSettings()
     query: QuerySettings = QuerySettings()

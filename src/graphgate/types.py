@@ -88,6 +88,34 @@ class Relationship:
     valid_to: str | None = None
 
 
+@dataclass(frozen=True)
+class Community:
+    """One cluster of entities at one level of the hierarchy (level 0 is the coarsest)."""
+
+    id: str
+    level: int
+    parent: str | None
+    children: list[str]
+    members: list[str]  # entity ids
+    size: int
+
+
+@dataclass(frozen=True)
+class CommunityReport:
+    """What a community is about; every claim names the node, edge or chunk it rests on."""
+
+    community_id: str
+    level: int
+    title: str
+    summary: str
+    key_entities: list[str]
+    key_relationships: list[str]
+    rating: float
+    chunk_ids: list[str]
+    doc_ids: list[str]
+    claims_json: str  # [{"text", "kind": entity|edge|chunk, "ref", "chunk_id"}]
+
+
 SCHEMAS: dict[type[Any], pa.Schema] = {
     Document: pa.schema(
         [
@@ -161,6 +189,30 @@ SCHEMAS: dict[type[Any], pa.Schema] = {
             ("valid_to", pa.string()),
         ]
     ),
+    Community: pa.schema(
+        [
+            ("id", pa.string()),
+            ("level", pa.int64()),
+            ("parent", pa.string()),
+            ("children", _STR_LIST),
+            ("members", _STR_LIST),
+            ("size", pa.int64()),
+        ]
+    ),
+    CommunityReport: pa.schema(
+        [
+            ("community_id", pa.string()),
+            ("level", pa.int64()),
+            ("title", pa.string()),
+            ("summary", pa.string()),
+            ("key_entities", _STR_LIST),
+            ("key_relationships", _STR_LIST),
+            ("rating", pa.float64()),
+            ("chunk_ids", _STR_LIST),
+            ("doc_ids", _STR_LIST),
+            ("claims_json", pa.string()),
+        ]
+    ),
 }
 
 # Artifact name -> record type: the Parquet files a run writes and their schemas.
@@ -171,6 +223,8 @@ ARTIFACTS: dict[str, type[Any]] = {
     "raw_relations": RawRelation,
     "entities": Entity,
     "relationships": Relationship,
+    "communities": Community,
+    "community_reports": CommunityReport,
 }
 
 R = TypeVar("R")

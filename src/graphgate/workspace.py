@@ -16,13 +16,15 @@ from graphgate.index.pipeline import IndexContext, ProgressFactory, StageReport,
 from graphgate.index.stages import PIPELINES
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.base import Answer, Retriever
+from graphgate.query.global_ import GlobalRetriever
+from graphgate.query.hybrid import HybridRetriever
 from graphgate.query.loaded import LoadedIndex, load_index
 from graphgate.query.local import LocalRetriever
 from graphgate.query.vector import VectorRetriever
 from graphgate.runs import Run, RunRegistry, finished_now
 from graphgate.types import Document, from_table
 
-MODES = ("vector", "local")
+MODES = ("vector", "local", "graph", "hybrid", "global")
 
 
 @dataclass(frozen=True)
@@ -145,14 +147,25 @@ class Workspace:
         loaded = self.loaded()
         if mode == "vector":
             return VectorRetriever(loaded, self.settings.query)
+        if mode not in MODES:
+            raise ConfigError(f"unknown query mode {mode!r}", f"use one of {', '.join(MODES)}")
+        if not loaded.entities:
+            raise GraphgateError(
+                f"run {loaded.run.run_id} has no entities, so {mode} mode has nothing to walk",
+                "index with the graph pipeline, or query with --mode vector",
+            )
         if mode == "local":
-            if not loaded.entities:
-                raise GraphgateError(
-                    f"run {loaded.run.run_id} has no entities, so local mode has nothing to walk",
-                    "index with the graph pipeline, or query with --mode vector",
-                )
             return LocalRetriever(loaded, self.settings.query)
-        raise ConfigError(f"unknown query mode {mode!r}", f"use one of {', '.join(MODES)}")
+        if mode == "graph":
+            return LocalRetriever(loaded, self.settings.query, use_vectors=False)
+        if mode == "hybrid":
+            return HybridRetriever(loaded, self.settings.query)
+        if not loaded.reports:
+            raise GraphgateError(
+                f"run {loaded.run.run_id} has no community reports for global mode",
+                "re-index with the graph pipeline (it builds communities and reports)",
+            )
+        return GlobalRetriever(loaded, self.settings.query)
 
     def query(self, question: str, mode: str | None = None, top_k: int | None = None) -> Answer:
         if not question.strip():

@@ -17,7 +17,7 @@ from graphgate.evaluate.testset import load_testset
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.workspace import Workspace
 
-GRAPH_MODES = {"local"}
+GRAPH_MODES = {"local", "graph", "hybrid", "global"}
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,16 @@ import pyarrow as pa
 
 from graphgate.embed.base import Matrix, l2_normalise, mean_direction
 from graphgate.index.chunk import chunk_documents
+from graphgate.index.communities import detect, stability, undirected_edges
 from graphgate.index.load import CorpusLoader
 from graphgate.index.pipeline import IndexContext, Pipeline, Stage, StageOutput
 from graphgate.index.resolve import EntityResolver
+from graphgate.index.summarize import CommunitySummarizer
 from graphgate.store.build import write_store
 from graphgate.types import (
     Chunk,
+    Community,
+    CommunityReport,
     Document,
     Entity,
     Mention,
@@ -113,6 +117,38 @@ def embed_entities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> Stag
     return StageOutput({"entity_vectors": table}, _embed_info(ctx))
 
 
+def communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+    entities = from_table(tables["entities"], Entity)
+    edges = undirected_edges(from_table(tables["relationships"], Relationship))
+    settings, seed = ctx.settings.communities, ctx.settings.seed
+    ids = [e.id for e in entities]
+    chosen = detect(ids, edges, settings, seed)
+    levels = sorted({c.level for c in chosen})
+    info = {
+        "levels": {str(level): sum(c.level == level for c in chosen) for level in levels},
+        "stability": stability(ids, edges, settings, seed, chosen),
+    }
+    return StageOutput({"communities": to_table(chosen, Community)}, info)
+
+
+def summarize_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+    reports = CommunitySummarizer(ctx.settings.communities).summarize(
+        from_table(tables["communities"], Community),
+        from_table(tables["entities"], Entity),
+        from_table(tables["relationships"], Relationship),
+        from_table(tables["chunks"], Chunk),
+    )
+    return StageOutput({"community_reports": to_table(reports, CommunityReport)})
+
+
+def embed_communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+    reports = from_table(tables["community_reports"], CommunityReport)
+    texts = [f"{r.title}. {r.summary}" for r in reports]
+    matrix = _embed(ctx, "embed reports", texts, 64)  # title + key claims: 2x faster than 128
+    table = vectors_table([r.community_id for r in reports], matrix)
+    return StageOutput({"community_vectors": table}, _embed_info(ctx))
+
+
 def graph_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
     counts = write_store(ctx.run.store_dir, tables, ctx.settings.vectors.exact_below)
     return StageOutput({}, {"store_counts": counts})
@@ -131,17 +167,48 @@ _EMBED_CHUNKS = Stage("embed_chunks", ("chunks",), ("chunk_vectors",), embed_chu
 _EMBED_ENTITIES = Stage(
     "embed_entities", ("entities", "chunk_vectors"), ("entity_vectors",), embed_entities_stage
 )
+_COMMUNITIES = Stage(
+    "communities", ("entities", "relationships"), ("communities",), communities_stage
+)
+_SUMMARIZE = Stage(
+    "summarize",
+    ("communities", "entities", "relationships", "chunks"),
+    ("community_reports",),
+    summarize_stage,
+)
+_EMBED_COMMUNITIES = Stage(
+    "embed_communities", ("community_reports",), ("community_vectors",), embed_communities_stage
+)
 _GRAPH = Stage(
     "graph",
     ("documents", "chunks", "chunk_vectors"),
     (),
     graph_stage,
-    optional_inputs=("entities", "relationships", "entity_vectors"),
+    optional_inputs=(
+        "entities",
+        "relationships",
+        "entity_vectors",
+        "communities",
+        "community_reports",
+        "community_vectors",
+    ),
 )
 
 PIPELINES: dict[str, Pipeline] = {
     "graph": Pipeline(
-        "graph", (_LOAD, _CHUNK, _EXTRACT, _EMBED_CHUNKS, _RESOLVE, _EMBED_ENTITIES, _GRAPH)
+        "graph",
+        (
+            _LOAD,
+            _CHUNK,
+            _EXTRACT,
+            _EMBED_CHUNKS,
+            _RESOLVE,
+            _EMBED_ENTITIES,
+            _COMMUNITIES,
+            _SUMMARIZE,
+            _EMBED_COMMUNITIES,
+            _GRAPH,
+        ),
     ),
     # The baseline every graph index is compared with: no extraction, no entities.
     "vector": Pipeline("vector", (_LOAD, _CHUNK, _EMBED_CHUNKS, _GRAPH)),

@@ -52,6 +52,8 @@ class ExtractiveAnswerer:
         self.max_sentences = max_sentences
 
     def answer(self, result: RetrievalResult, run_id: str) -> Answer:
+        if result.mode == "global":
+            return self._from_reports(result, run_id)
         sentences = self._sentences(result)
         question_words = set(content_words(result.question))
         frequency = Counter(w for s in sentences for w in set(content_words(s.text)))
@@ -95,6 +97,46 @@ class ExtractiveAnswerer:
             text = "No supporting text was retrieved for this question."
         else:
             text = "Extractive answer (no LLM configured):\n" + "\n".join(lines)
+        return Answer(result.question, result.mode, text, citations, result, self.name, run_id)
+
+    def _from_reports(self, result: RetrievalResult, run_id: str) -> Answer:
+        """Reduce step of global mode: the best report points, citing community and chunk."""
+        chunks = {c.id: c for c in result.chunks}
+        scored = sorted(
+            ((p, c) for c in result.communities for p in c.points), key=lambda pc: -pc[0].score
+        )
+        citations: list[Citation] = []
+        lines: list[str] = []
+        said: set[str] = set()
+        for point, community in scored:
+            chunk = chunks.get(point.chunk_id or "")
+            if chunk is None or point.text in said:
+                continue
+            if len(lines) == self.max_sentences * 2:
+                break
+            said.add(point.text)
+            marker = len(citations) + 1
+            start, end = chunk.start, chunk.end
+            offset = chunk.text.find(point.text)
+            if offset >= 0:  # a source sentence: cite its exact span
+                start, end = chunk.start + offset, chunk.start + offset + len(point.text)
+            citations.append(
+                Citation(
+                    marker,
+                    chunk.id,
+                    chunk.doc_id,
+                    start,
+                    end,
+                    point.text if offset >= 0 else chunk.text,
+                    community.id,
+                )
+            )
+            lines.append(f"{point.text} [{marker}] ({community.title})")
+        text = (
+            "Global answer from community reports (no LLM configured):\n" + "\n".join(lines)
+            if lines
+            else "No community report matched this question."
+        )
         return Answer(result.question, result.mode, text, citations, result, self.name, run_id)
 
     @staticmethod

@@ -40,6 +40,26 @@ class RetrievedEdge:
     valid_to: str | None = None
 
 
+@dataclass(frozen=True)
+class CommunityPoint:
+    """A claim of a community report, with the chunk it rests on."""
+
+    text: str
+    kind: str  # entity | edge | chunk
+    ref: str
+    chunk_id: str | None
+    score: float
+
+
+@dataclass(frozen=True)
+class RetrievedCommunity:
+    id: str
+    level: int
+    title: str
+    score: float
+    points: list[CommunityPoint] = field(default_factory=list)
+
+
 @dataclass
 class RetrievalResult:
     question: str
@@ -48,6 +68,7 @@ class RetrievalResult:
     entities: list[RetrievedEntity] = field(default_factory=list)
     edges: list[RetrievedEdge] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
+    communities: list[RetrievedCommunity] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -58,6 +79,7 @@ class Citation:
     start: int  # character offsets into the document
     end: int
     text: str
+    community_id: str | None = None
 
 
 @dataclass
@@ -96,6 +118,10 @@ class Answer:
                     "valid_to": e.valid_to,
                 }
                 for e in r.edges
+            ],
+            "communities": [
+                {"id": c.id, "level": c.level, "title": c.title, "score": round(c.score, 6)}
+                for c in r.communities
             ],
             "chunks": [
                 {"id": c.id, "doc_id": c.doc_id, "score": round(c.score, 6)} for c in r.chunks

@@ -19,6 +19,8 @@ from graphgate.types import (
     ARTIFACTS,
     SCHEMAS,
     Chunk,
+    Community,
+    CommunityReport,
     Entity,
     Relationship,
     from_table,
@@ -40,6 +42,18 @@ class LoadedIndex:
     chunk_entities: dict[str, list[str]]
     names: dict[str, list[str]]  # normalised name or alias -> entity ids
     relations_of: dict[str, list[int]]  # entity id -> positions in ``relationships``
+    communities: dict[str, Community]
+    reports: dict[str, CommunityReport]
+    pages: dict[str, list[str]]  # normalised document title -> document ids ("entity pages")
+    first_chunk: dict[str, str]  # document id -> its first chunk
+    _chunk_row: dict[str, int] | None = None
+
+    @property
+    def chunk_row(self) -> dict[str, int]:
+        """Chunk id -> row in ``chunk_vectors`` (built once)."""
+        if self._chunk_row is None:
+            self._chunk_row = {cid: i for i, cid in enumerate(self.chunk_ids)}
+        return self._chunk_row
 
     def embed_question(self, question: str) -> npt.NDArray[np.float32]:
         vector: npt.NDArray[np.float32] = self.embedder.embed([question])[0]
@@ -66,9 +80,9 @@ def load_index(run: Run, embedder: Embedder, exact_below: int) -> LoadedIndex:
         name: run.read_artifact(name)
         if run.has_artifact(name)
         else SCHEMAS[ARTIFACTS[name]].empty_table()
-        for name in ("chunks", "entities", "relationships")
+        for name in ("chunks", "entities", "relationships", "communities", "community_reports")
     }
-    for name in ("chunk_vectors", "entity_vectors"):
+    for name in ("chunk_vectors", "entity_vectors", "community_vectors"):
         if run.has_artifact(name):
             tables[name] = run.read_artifact(name)
     if not search_indexes_present(run.store_dir):
@@ -95,6 +109,16 @@ def load_index(run: Run, embedder: Embedder, exact_below: int) -> LoadedIndex:
             if key and e.id not in names[key]:
                 names[key].append(e.id)
     relationships = from_table(tables["relationships"], Relationship)
+    pages: dict[str, list[str]] = defaultdict(list)
+    if run.has_artifact("documents"):
+        titles = run.read_artifact("documents").select(["id", "title"]).to_pylist()
+        for doc in sorted(titles, key=lambda d: d["id"]):
+            key = normalise_name(doc["title"])
+            if key:
+                pages[key].append(doc["id"])
+    first_chunk: dict[str, str] = {}
+    for chunk in sorted(chunks.values(), key=lambda c: (c.doc_id, c.index)):
+        first_chunk.setdefault(chunk.doc_id, chunk.id)
     relations_of: dict[str, list[int]] = defaultdict(list)
     for i, r in enumerate(relationships):
         relations_of[r.source_id].append(i)
@@ -109,7 +133,13 @@ def load_index(run: Run, embedder: Embedder, exact_below: int) -> LoadedIndex:
         entities=entities,
         relationships=relationships,
         projection=projection,
+        communities={c.id: c for c in from_table(tables["communities"], Community)},
+        reports={
+            r.community_id: r for r in from_table(tables["community_reports"], CommunityReport)
+        },
         chunk_entities=dict(chunk_entities),
+        pages=dict(pages),
+        first_chunk=first_chunk,
         names=dict(names),
         relations_of=dict(relations_of),
     )

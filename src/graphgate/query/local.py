@@ -27,11 +27,15 @@ _SVO_BOOST = 2.0
 
 
 class LocalRetriever:
-    mode = "local"
+    """``use_vectors=False`` is graph mode: names and full text seed the walk, no embeddings."""
 
-    def __init__(self, index: LoadedIndex, settings: QuerySettings) -> None:
+    def __init__(
+        self, index: LoadedIndex, settings: QuerySettings, use_vectors: bool = True
+    ) -> None:
         self.index = index
         self.settings = settings
+        self.use_vectors = use_vectors
+        self.mode = "local" if use_vectors else "graph"
 
     def named_entities(self, question: str) -> list[str]:
         """Entities named in the question: the longest name matches only ("North Carolina",
@@ -49,7 +53,7 @@ class LocalRetriever:
                     spans.append((i, i + n, ids))
         return [eid for _, _, ids in sorted(spans) for eid in ids]
 
-    def seeds(self, question: str, vector: npt.NDArray[np.float32]) -> dict[str, float]:
+    def seeds(self, question: str, vector: npt.NDArray[np.float32] | None) -> dict[str, float]:
         """Entities the question names; only when it names none, the nearest entity vectors
         and keyword matches (named-first measured +6.5 points recall@2 on HotpotQA)."""
         named = self.named_entities(question)
@@ -58,7 +62,7 @@ class LocalRetriever:
         s = self.settings
         seeds: dict[str, float] = {}
         store = self.index.store
-        if store.has_vector_index("entity"):
+        if vector is not None and store.has_vector_index("entity"):
             for eid, score in store.vector_search("entity", vector, s.seed_entities):
                 if score > 0.3:
                     seeds[eid] = max(seeds.get(eid, 0.0), score)
@@ -70,11 +74,22 @@ class LocalRetriever:
         return seeds
 
     def retrieve(self, question: str, top_k: int | None = None) -> RetrievalResult:
+        started = time.perf_counter()
+        vector = self.index.embed_question(question) if self.use_vectors else None
+        result = self.retrieve_with(question, vector, top_k)
+        result.timings_ms = {
+            "embed": (time.perf_counter() - started) * 1000 - sum(result.timings_ms.values()),
+            **result.timings_ms,
+        }
+        return result
+
+    def retrieve_with(
+        self, question: str, vector: npt.NDArray[np.float32] | None, top_k: int | None = None
+    ) -> RetrievalResult:
+        """Retrieval from an already embedded question (hybrid mode embeds once for both)."""
         s = self.settings
         k = top_k or s.top_k_chunks
         idx = self.index
-        t0 = time.perf_counter()
-        vector = idx.embed_question(question)
         t1 = time.perf_counter()
         seeds = self.seeds(question, vector)
         t2 = time.perf_counter()
@@ -84,27 +99,11 @@ class LocalRetriever:
         top_entities = [node_ids[i] for i in order[: s.top_k_entities]]
         walk = {node_ids[i]: float(ppr[i]) for i in order[: max(50, s.top_k_entities)]}
         t3 = time.perf_counter()
-
-        chunk_mass: dict[str, float] = {}
-        for eid, mass in walk.items():
-            entity = idx.entities[eid]
-            # Spread an entity's mass over its chunks so a hub does not flood the ranking.
-            share = mass / math.sqrt(len(entity.chunk_ids) or 1)
-            for cid in entity.chunk_ids:
-                chunk_mass[cid] = chunk_mass.get(cid, 0.0) + share
-        # The nearest chunks always compete too, so a missed seed does not lose the passage.
-        for cid, _ in idx.store.vector_search("chunk", vector, k):
-            chunk_mass.setdefault(cid, 0.0)
-        top_mass = max(chunk_mass.values(), default=0.0) or 1.0
-        row = {cid: i for i, cid in enumerate(idx.chunk_ids)}
-        scored = []
-        for cid, mass in chunk_mass.items():
-            dense = float(idx.chunk_vectors[row[cid]] @ vector) if cid in row else 0.0
-            scored.append((mass / top_mass + s.dense_weight * dense, cid))
-        scored.sort(key=lambda x: (-x[0], x[1]))
-        chunks = [chunk_hit(idx, cid, score) for score, cid in scored[:k]]
+        chunks = [
+            chunk_hit(idx, cid, score)
+            for score, cid in self._rank_chunks(question, vector, walk, k)[:k]
+        ]
         t4 = time.perf_counter()
-
         entities = [retrieved_entity(idx.entities[eid], walk[eid]) for eid in top_entities]
         edges = self._edges(set(top_entities), walk)
         t5 = time.perf_counter()
@@ -115,13 +114,46 @@ class LocalRetriever:
             entities,
             edges,
             {
-                "embed": (t1 - t0) * 1000,
                 "seeds": (t2 - t1) * 1000,
                 "ppr": (t3 - t2) * 1000,
                 "chunks": (t4 - t3) * 1000,
                 "edges": (t5 - t4) * 1000,
             },
         )
+
+    def _rank_chunks(
+        self,
+        question: str,
+        vector: npt.NDArray[np.float32] | None,
+        walk: dict[str, float],
+        k: int,
+    ) -> list[tuple[float, str]]:
+        idx, s = self.index, self.settings
+        chunk_mass: dict[str, float] = {}
+        for eid, mass in walk.items():
+            entity = idx.entities[eid]
+            # Spread an entity's mass over its chunks so a hub does not flood the ranking.
+            share = mass / math.sqrt(len(entity.chunk_ids) or 1)
+            for cid in entity.chunk_ids:
+                chunk_mass[cid] = chunk_mass.get(cid, 0.0) + share
+        top_mass = max(chunk_mass.values(), default=0.0) or 1.0
+        scored: list[tuple[float, str]] = []
+        if vector is None:
+            # Graph mode: walk mass decides; keyword overlap only breaks near-ties.
+            hits = idx.store.text_search("chunk", question, 50)
+            top_text = hits[0][1] if hits else 1.0
+            text = {cid: score / top_text for cid, score in hits}
+            scored = [(m / top_mass + 0.1 * text.get(c, 0.0), c) for c, m in chunk_mass.items()]
+        else:
+            # The nearest chunks always compete too, so a missed seed does not lose the passage.
+            for cid, _ in idx.store.vector_search("chunk", vector, k):
+                chunk_mass.setdefault(cid, 0.0)
+            row = idx.chunk_row
+            for cid, mass in chunk_mass.items():
+                dense = float(idx.chunk_vectors[row[cid]] @ vector) if cid in row else 0.0
+                scored.append((mass / top_mass + s.dense_weight * dense, cid))
+        scored.sort(key=lambda x: (-x[0], x[1]))
+        return scored
 
     def _edges(self, keep: set[str], walk: dict[str, float]) -> list[RetrievedEdge]:
         idx = self.index

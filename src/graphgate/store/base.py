@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-SearchKind = Literal["chunk", "entity"]
+SearchKind = Literal["chunk", "entity", "community"]
 Hit = tuple[str, float]
 
 

@@ -27,11 +27,23 @@ SCHEMA = [
     "CREATE REL TABLE IF NOT EXISTS RELATED(FROM Entity TO Entity, id STRING, predicate STRING, "
     "kind STRING, weight DOUBLE, description STRING, chunk_ids STRING[], doc_ids STRING[], "
     "valid_from STRING, valid_to STRING)",
+    "CREATE NODE TABLE IF NOT EXISTS Community(id STRING, level INT64, parent STRING, "
+    "size INT64, title STRING, summary STRING, rating DOUBLE, chunk_ids STRING[], "
+    "doc_ids STRING[], PRIMARY KEY(id))",
     "CREATE REL TABLE IF NOT EXISTS MENTIONS(FROM Chunk TO Entity)",
+    "CREATE REL TABLE IF NOT EXISTS IN_COMMUNITY(FROM Entity TO Community)",
+    "CREATE REL TABLE IF NOT EXISTS PARENT_OF(FROM Community TO Community)",
     "CREATE REL TABLE IF NOT EXISTS PART_OF(FROM Chunk TO Document)",
 ]
-NODE_LABELS = ("Document", "Chunk", "Entity")
-REL_TYPES = ("RELATED", "MENTIONS", "PART_OF")
+NODE_LABELS = ("Document", "Chunk", "Entity", "Community")
+REL_TYPES = ("RELATED", "MENTIONS", "PART_OF", "IN_COMMUNITY", "PARENT_OF")
+_ENDS = {
+    "RELATED": ("Entity", "Entity"),
+    "MENTIONS": ("Chunk", "Entity"),
+    "PART_OF": ("Chunk", "Document"),
+    "IN_COMMUNITY": ("Entity", "Community"),
+    "PARENT_OF": ("Community", "Community"),
+}
 _UPSERT_BATCH = 2000
 
 
@@ -107,19 +119,14 @@ class LadybugGraphStore:
 
     def upsert_edges(self, rel: str, table: pa.Table) -> None:
         """``table`` starts with ``from`` and ``to`` node ids, then the edge properties."""
-        ends = {
-            "RELATED": ("Entity", "Entity"),
-            "MENTIONS": ("Chunk", "Entity"),
-            "PART_OF": ("Chunk", "Document"),
-        }
-        if rel not in ends:
+        if rel not in _ENDS:
             raise ValueError(f"unknown relationship type {rel!r}")
         if table.num_rows == 0:
             return
         if self._is_empty(rel, rel=True):
             self._copy(rel, table)
             return
-        src, dst = ends[rel]
+        src, dst = _ENDS[rel]
         props = [c for c in table.column_names if c not in {"from", "to"}]
         key = "{id: row.id}" if "id" in props else ""
         sets = ", ".join(f"r.{c} = row.{c}" for c in props)

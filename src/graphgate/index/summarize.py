@@ -1,0 +1,150 @@
+"""Stage *summarize*: a report per community, built from its member subgraph alone.
+
+Offline there is no model to write prose, so a report is made of statements the index can
+point at: the most central members with the sentence that describes them (an entity claim),
+the heaviest relations among members rendered as sentences (edge claims) and the source
+sentences behind them (chunk claims). Every claim names what it rests on.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from graphgate.config import CommunitySettings
+from graphgate.index.extract_nlp import COOCCURS
+from graphgate.types import Chunk, Community, CommunityReport, Entity, Relationship
+
+_ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "mt", "no", "vs"}
+_SENTENCE_END = re.compile(r"[.!?](?=\s)")
+
+
+def _first_sentence(text: str) -> str:
+    """Up to the first sentence end that is not an abbreviation ("Mr.") or an initial ("J.")."""
+    for match in _SENTENCE_END.finditer(text):
+        word = text[: match.start()].rsplit(None, 1)[-1] if text[: match.start()].strip() else ""
+        if word.lower().strip("'\"(") in _ABBREVIATIONS or (len(word) == 1 and word.isupper()):
+            continue
+        return text[: match.end()]
+    return text
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def relation_sentence(source: str, predicate: str, target: str, weight: float) -> str:
+    if predicate == COOCCURS:
+        times = "once" if weight == 1 else f"{int(weight)} times"
+        return f"{source} and {target} are mentioned together {times}."
+    return f"{source} {predicate.replace('_', ' ')} {target}."
+
+
+class CommunitySummarizer:
+    def __init__(self, settings: CommunitySettings) -> None:
+        self.settings = settings
+
+    def summarize(
+        self,
+        communities: Sequence[Community],
+        entities: Sequence[Entity],
+        relationships: Sequence[Relationship],
+        chunks: Sequence[Chunk],
+    ) -> list[CommunityReport]:
+        by_id = {e.id: e for e in entities}
+        chunk_text = {c.id: _squash(c.text) for c in chunks}
+        touching: dict[str, list[Relationship]] = defaultdict(list)
+        for r in relationships:
+            touching[r.source_id].append(r)
+            touching[r.target_id].append(r)
+        reports: list[CommunityReport] = []
+        for community in communities:
+            if community.size < self.settings.min_report_size:
+                continue
+            members = set(community.members)
+            internal = sorted(
+                {
+                    r.id: r
+                    for m in community.members
+                    for r in touching[m]
+                    if r.source_id in members and r.target_id in members
+                }.values(),
+                key=lambda r: r.id,
+            )
+            reports.append(self._report(community, by_id, internal, chunk_text))
+        top = max((r.rating for r in reports), default=0.0) or 1.0
+        return [
+            CommunityReport(**{**r.__dict__, "rating": round(10 * r.rating / top, 3)})
+            for r in reports
+        ]
+
+    def _report(
+        self,
+        community: Community,
+        by_id: dict[str, Entity],
+        internal: list[Relationship],
+        chunk_text: dict[str, str],
+    ) -> CommunityReport:
+        s = self.settings
+        degree: dict[str, float] = defaultdict(float)
+        for r in internal:
+            degree[r.source_id] += r.weight
+            degree[r.target_id] += r.weight
+        central = sorted(community.members, key=lambda m: (-degree[m], -by_id[m].mention_count, m))[
+            : s.report_entities
+        ]
+        claims: list[dict[str, Any]] = []
+        key_entities: list[str] = []
+        for eid in central:
+            e = by_id[eid]
+            sentence = _first_sentence(_squash(e.description))
+            key_entities.append(f"{e.name} ({e.type})")
+            source = next(
+                (c for c in e.chunk_ids if sentence and sentence in chunk_text.get(c, "")),
+                e.chunk_ids[0] if e.chunk_ids else None,
+            )
+            if sentence:
+                claims.append({"text": sentence, "kind": "entity", "ref": eid, "chunk_id": source})
+        heaviest = sorted(internal, key=lambda r: (r.predicate == COOCCURS, -r.weight, r.id))
+        key_relationships: list[str] = []
+        for r in heaviest[: s.report_relationships]:
+            text = relation_sentence(
+                by_id[r.source_id].name, r.predicate, by_id[r.target_id].name, r.weight
+            )
+            key_relationships.append(text)
+            claims.append(
+                {
+                    "text": text,
+                    "kind": "edge",
+                    "ref": r.id,
+                    "chunk_id": r.chunk_ids[0] if r.chunk_ids else None,
+                }
+            )
+        seen = {c["text"] for c in claims}
+        for r in heaviest[: s.report_sentences]:
+            sentence = _first_sentence(_squash(r.description))
+            chunk = next((c for c in r.chunk_ids if sentence in chunk_text.get(c, "")), None)
+            if sentence and sentence not in seen and chunk is not None:
+                seen.add(sentence)
+                claims.append({"text": sentence, "kind": "chunk", "ref": chunk, "chunk_id": chunk})
+        names = [by_id[e].name for e in central[:3]]
+        title = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+        chunk_ids = sorted({c for m in community.members for c in by_id[m].chunk_ids})
+        doc_ids = sorted({d for m in community.members for d in by_id[m].doc_ids})
+        weight = sum(r.weight for r in internal)
+        return CommunityReport(
+            community_id=community.id,
+            level=community.level,
+            title=title,
+            summary=" ".join(c["text"] for c in claims),
+            key_entities=key_entities,
+            key_relationships=key_relationships,
+            rating=math.log1p(weight + community.size),
+            chunk_ids=chunk_ids,
+            doc_ids=doc_ids,
+            claims_json=json.dumps(claims, ensure_ascii=False),
+        )

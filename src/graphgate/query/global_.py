@@ -1,0 +1,110 @@
+"""Global mode: map-reduce over community reports at one level of the hierarchy.
+
+Map scores each report's relevance to the question (its embedding and its keywords) and pulls
+its most relevant points; reduce keeps the best points across reports, each citing its
+community and the chunk it rests on. Offline, both steps are extractive.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+
+import numpy as np
+import numpy.typing as npt
+
+from graphgate.config import QuerySettings
+from graphgate.query.answer import content_words
+from graphgate.query.base import CommunityPoint, RetrievalResult, RetrievedCommunity
+from graphgate.query.loaded import LoadedIndex
+from graphgate.query.vector import chunk_hit, retrieved_entity
+from graphgate.types import CommunityReport
+
+
+def choose_level(reports: list[CommunityReport], budget: int, level: int | None) -> int:
+    """The configured level, else the deepest level whose reports fit the budget (else 0)."""
+    counts = Counter(r.level for r in reports)
+    if level is not None:
+        return level
+    fitting = [lvl for lvl, n in counts.items() if n <= budget]
+    return max(fitting) if fitting else min(counts, default=0)
+
+
+class GlobalRetriever:
+    mode = "global"
+
+    def __init__(self, index: LoadedIndex, settings: QuerySettings) -> None:
+        self.index = index
+        self.settings = settings
+
+    def _relevance(
+        self, question: str, vector: npt.NDArray[np.float32], level: int
+    ) -> dict[str, float]:
+        idx = self.index
+        ids = [cid for cid, r in idx.reports.items() if r.level == level]
+        scores = dict.fromkeys(ids, 0.0)
+        if idx.store.has_vector_index("community"):
+            for cid, score in idx.store.vector_search("community", vector, len(idx.reports)):
+                if cid in scores:
+                    scores[cid] += score
+        hits = idx.store.text_search("community", question, len(idx.reports))
+        top = max((s for c, s in hits if c in scores), default=0.0) or 1.0
+        for cid, score in hits:
+            if cid in scores:
+                scores[cid] += 0.5 * score / top
+        # A report's importance (0-10) counts a little, so broad questions reach central themes.
+        return {cid: v + 0.03 * idx.reports[cid].rating for cid, v in scores.items()}
+
+    def retrieve(self, question: str, top_k: int | None = None) -> RetrievalResult:
+        s = self.settings
+        idx = self.index
+        t0 = time.perf_counter()
+        vector = idx.embed_question(question)
+        t1 = time.perf_counter()
+        level = choose_level(list(idx.reports.values()), s.global_budget, s.global_level)
+        relevance = self._relevance(question, vector, level)
+        ranked = sorted(relevance.items(), key=lambda kv: (-kv[1], kv[0]))[: s.global_communities]
+        words = set(content_words(question))
+        communities: list[RetrievedCommunity] = []
+        for cid, score in ranked:
+            report = idx.reports[cid]
+            points = []
+            for order, claim in enumerate(json.loads(report.claims_json)):
+                overlap = len(words & set(content_words(claim["text"])))
+                points.append(
+                    CommunityPoint(
+                        claim["text"],
+                        claim["kind"],
+                        claim["ref"],
+                        claim.get("chunk_id"),
+                        score * (1 + overlap) - 0.001 * order,
+                    )
+                )
+            points.sort(key=lambda p: -p.score)
+            communities.append(
+                RetrievedCommunity(
+                    cid, report.level, report.title, score, points[: s.global_points]
+                )
+            )
+        t2 = time.perf_counter()
+        # Reduce: the best points across reports, with the chunks and entities they rest on.
+        points = sorted((p for c in communities for p in c.points), key=lambda p: -p.score)
+        points = list({p.text: p for p in reversed(points)}.values())[::-1]  # first of each text
+        chunk_ids = list(dict.fromkeys(p.chunk_id for p in points if p.chunk_id in idx.chunks))
+        k = top_k or s.top_k_chunks
+        chunks = [chunk_hit(idx, cid, 1.0 / (rank + 1)) for rank, cid in enumerate(chunk_ids[:k])]
+        entity_ids = list(dict.fromkeys(p.ref for p in points if p.kind == "entity"))
+        for c in communities:
+            entity_ids += [m for m in idx.communities[c.id].members if m not in entity_ids]
+        entities = [retrieved_entity(idx.entities[e], 1.0) for e in entity_ids[: s.top_k_entities]]
+        t3 = time.perf_counter()
+        return RetrievalResult(
+            question,
+            self.mode,
+            chunks,
+            entities,
+            [],
+            {"embed": (t1 - t0) * 1000, "map": (t2 - t1) * 1000, "reduce": (t3 - t2) * 1000},
+            communities,
+        )
