@@ -53,6 +53,9 @@ class ExtractSettings(BaseModel):
         ]
     )
     cooccurrence_edges: bool = True
+    # Common nouns as CONCEPT nodes ("boy", "ball"): for texts about things rather than named
+    # entities. Off by default: on encyclopaedic text it multiplies nodes (see README).
+    concepts: bool = False
     description_sentences: int = Field(3, ge=1)
     batch_size: int = Field(64, ge=1)
     # Parser processes for large inputs: 2 measured 1.8x faster on 2 cores; order is kept.
@@ -68,6 +71,8 @@ class ResolveSettings(BaseModel):
 class CommunitySettings(BaseModel):
     max_cluster_size: int = Field(50, ge=2)
     resolution: float = Field(1.0, gt=0.0)
+    # Leiden cycles: 2 lifted ARI on a planted 100k-node graph from 0.89 to 0.999 (benchmarks/).
+    iterations: int = Field(2, ge=1)
     # Extra seeds run only to measure stability (ARI/NMI between partitions).
     stability_seeds: int = Field(3, ge=1)
     # Communities smaller than this get no report: a lone entity has nothing to summarise.

@@ -47,6 +47,7 @@ class Status:
     healthy: bool
     problems: list[str] = field(default_factory=list)
     runs: int = 0
+    communities: dict[str, dict[str, float]] = field(default_factory=dict)  # per level
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -209,7 +210,21 @@ class Workspace:
         recorded = manifest.get("counts", {})
         if counts and recorded and counts != recorded:
             problems.append(f"store counts {counts} differ from the run manifest {recorded}")
+        levels: dict[str, dict[str, float]] = {}
+        if self._loaded is not None:
+            by_level: dict[int, list[int]] = {}
+            for c in self._loaded.communities.values():
+                by_level.setdefault(c.level, []).append(c.size)
+            levels = {
+                str(level): {
+                    "count": len(sizes),
+                    "mean_size": round(sum(sizes) / len(sizes), 2),
+                    "max_size": max(sizes),
+                }
+                for level, sizes in sorted(by_level.items())
+            }
         return Status(
+            communities=levels,
             workspace=str(self.path),
             current_run=run_id,
             pipeline=manifest.get("pipeline"),

@@ -120,6 +120,11 @@ def status(
         out.print(f"workspace {st.workspace}  run {st.current_run}  ({st.runs} runs)")
         out.print("counts: " + ", ".join(f"{k}={v}" for k, v in st.counts.items()))
         out.print(f"embedding: {st.embedding}")
+        for level, stats in st.communities.items():
+            out.print(
+                f"communities level {level}: {stats['count']} "
+                f"(mean size {stats['mean_size']}, max {stats['max_size']})"
+            )
         out.print("healthy" if st.healthy else f"[red]unhealthy:[/] {st.problems}")
     if not st.healthy:
         raise typer.Exit(1)

@@ -91,6 +91,10 @@ def answer_claims(text: str) -> list[str]:
 
 
 def claim_supported(claim: str, context: RetrievalResult) -> bool:
+    """Supported by a retrieved edge, a retrieved chunk, or a retrieved community report's
+    point (each point rests on a node, an edge or a chunk by construction)."""
+    if any(claim == p.text for c in context.communities for p in c.points):
+        return True
     fact = _FACT.match(claim)
     if fact:
         s, p, t = (x.strip() for x in fact.groups())

@@ -54,6 +54,7 @@ def _leiden(edges: list[Edge], settings: CommunitySettings, seed: int) -> dict[i
         edges,
         max_cluster_size=settings.max_cluster_size,
         resolution=settings.resolution,
+        iterations=settings.iterations,
         seed=seed,
     )
     for row in rows:

@@ -13,6 +13,7 @@ from graphgate.index.extract_base import Extraction, Progress
 from graphgate.types import Chunk, Mention, RawRelation
 
 COOCCURS = "co_occurs_with"
+CONCEPT = "CONCEPT"
 _PARALLEL_FROM = 200
 _SUBJECTS = {"nsubj", "nsubjpass"}
 _OBJECTS = {"dobj", "attr", "oprd", "dative"}
@@ -91,6 +92,9 @@ class NlpExtractor:
                 mentions.append(Mention(chunk.id, chunk.doc_id, name, ent.label_, sentence))
                 if name not in names:
                     names.append(name)
+            if self.settings.concepts:
+                for name in self._concepts(sent, token_entity):
+                    mentions.append(Mention(chunk.id, chunk.doc_id, name, CONCEPT, sentence))
             relations.extend(self._svo(chunk, sent, sentence, token_entity))
             if self.settings.cooccurrence_edges:
                 for a, b in combinations(sorted(names), 2):
@@ -100,6 +104,21 @@ class NlpExtractor:
                         )
                     )
         return mentions, relations
+
+    @staticmethod
+    def _concepts(sent: Any, token_entity: dict[int, str]) -> list[str]:
+        """Common-noun concepts ("the boy" -> boy): the lemma of each noun phrase's head noun
+        that is not part of a named entity. Marked on the token so relations can use them."""
+        found: list[str] = []
+        for token in sent:
+            if token.pos_ != "NOUN" or token.i in token_entity or not token.is_alpha:
+                continue
+            name = token.lemma_.lower()
+            if len(name) < 3 or token.is_stop:
+                continue
+            token_entity[token.i] = name
+            found.append(name)
+        return found
 
     def _svo(
         self, chunk: Chunk, sent: Any, sentence: str, token_entity: dict[int, str]

@@ -131,7 +131,7 @@ class ExtractiveAnswerer:
                     community.id,
                 )
             )
-            lines.append(f"{point.text} [{marker}] ({community.title})")
+            lines.append(f"{point.text} [{marker}]")
         text = (
             "Global answer from community reports (no LLM configured):\n" + "\n".join(lines)
             if lines

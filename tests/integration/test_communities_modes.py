@@ -1,0 +1,123 @@
+"""Communities, reports and the graph / hybrid / global modes over real indexes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from graphgate import Workspace
+from graphgate.query.hybrid import HybridRetriever
+from graphgate.workspace import MODES
+
+
+def test_communities_and_reports_are_in_the_store(demo_workspace: Workspace) -> None:
+    run = demo_workspace.runs.current()
+    communities = run.read_artifact("communities").to_pylist()
+    reports = run.read_artifact("community_reports").to_pylist()
+    store = demo_workspace.loaded().store
+    counts = store.counts()
+    assert counts["Community"] == len(communities) > 0
+    assert counts["IN_COMMUNITY"] == sum(len(c["members"]) for c in communities)
+    assert counts["PARENT_OF"] == sum(1 for c in communities if c["parent"])
+    level0 = [m for c in communities if c["level"] == 0 for m in c["members"]]
+    assert sorted(level0) == sorted(demo_workspace.loaded().entities)  # each entity exactly once
+    top = max(reports, key=lambda r: r["rating"])
+    row = store.cypher(
+        "MATCH (c:Community) WHERE c.id = $id RETURN c.title AS t, c.summary AS s",
+        {"id": top["community_id"]},
+    ).to_pylist()
+    assert row == [{"t": top["title"], "s": top["summary"]}]
+    stability = run.manifest()["stages"][6]["info"]["stability"]
+    assert run.manifest()["stages"][6]["name"] == "communities"
+    assert len(stability["ari_pairs"]) == 3 and stability["modularity_level0"] > 0
+
+
+def test_every_report_claim_traces_to_the_graph(demo_workspace: Workspace) -> None:
+    loaded = demo_workspace.loaded()
+    edge_ids = {r.id for r in loaded.relationships}
+    for report in loaded.reports.values():
+        claims = json.loads(report.claims_json)
+        assert claims and report.summary == " ".join(c["text"] for c in claims)
+        members = set(loaded.communities[report.community_id].members)
+        for claim in claims:
+            if claim["kind"] == "entity":
+                assert claim["ref"] in members
+                description = " ".join(loaded.entities[claim["ref"]].description.split())
+                assert claim["text"] in description
+            elif claim["kind"] == "edge":
+                assert claim["ref"] in edge_ids
+            else:
+                assert claim["ref"] in loaded.chunks
+                assert claim["text"] in " ".join(loaded.chunks[claim["ref"]].text.split())
+            if claim["chunk_id"] is not None:
+                assert claim["chunk_id"] in report.chunk_ids
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_mode_answers_with_citations_in_the_store(
+    demo_workspace: Workspace, mode: str
+) -> None:
+    answer = demo_workspace.query("Who is Bob Cratchit's employer?", mode=mode)
+    assert answer.mode == mode and answer.citations
+    ids = [c.chunk_id for c in answer.citations]
+    found = demo_workspace.loaded().store.cypher(
+        "MATCH (c:Chunk) WHERE c.id IN $ids RETURN c.id AS id", {"ids": ids}
+    )
+    assert set(found["id"].to_pylist()) == set(ids)
+
+
+def test_global_mode_cites_communities_and_their_chunks(demo_workspace: Workspace) -> None:
+    answer = demo_workspace.query("What happens to the Cratchit family?", mode="global")
+    loaded = demo_workspace.loaded()
+    assert answer.retrieval.communities and answer.answer.startswith("Global answer")
+    for citation in answer.citations:
+        assert citation.community_id in loaded.reports
+        assert citation.chunk_id in loaded.reports[citation.community_id].chunk_ids
+    assert "communities" in answer.to_dict() and answer.to_dict()["communities"]
+
+
+def test_graph_mode_never_embeds(
+    demo_workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("graph mode must not use vectors")
+
+    retriever = demo_workspace.retriever("graph")
+    monkeypatch.setattr(demo_workspace.loaded(), "embed_question", refuse)
+    result = retriever.retrieve("Who is Bob Cratchit's employer?")
+    assert result.mode == "graph" and result.chunks and result.entities
+
+
+def test_status_reports_community_levels(demo_workspace: Workspace) -> None:
+    levels = demo_workspace.status().communities
+    assert "0" in levels and levels["0"]["count"] > 0 and levels["0"]["max_size"] >= 2
+
+
+PAGES = [
+    {
+        "id": "alice",
+        "title": "Alice Smith",
+        "text": "Alice Smith is an engineer. Alice Smith founded Acme Corporation in 1998.",
+    },
+    {
+        "id": "acme",
+        "title": "Acme Corporation",
+        "text": "Acme Corporation is a maker of anvils. The company is based in Springfield.",
+    },
+    {"id": "other", "title": "Bananas", "text": "Bananas are yellow fruit grown in Ecuador."},
+]
+
+
+def test_hybrid_follows_entity_pages(tmp_path: Path) -> None:
+    corpus = tmp_path / "pages.jsonl"
+    corpus.write_text("\n".join(json.dumps(p) for p in PAGES))
+    with Workspace(tmp_path / "ws") as ws:
+        ws.index(corpus)
+        hybrid = HybridRetriever(ws.loaded(), ws.settings.query)
+        alice = [c.id for c in ws.loaded().chunks.values() if c.doc_id == "alice"]
+        links = hybrid.linked_pages(alice)
+        assert [ws.loaded().chunks[c].doc_id for c in links] == ["acme"]
+        result = hybrid.retrieve("Where is the company that Alice Smith founded based?", 2)
+        assert [c.doc_id for c in result.chunks] == ["alice", "acme"]
