@@ -20,13 +20,13 @@ demo: $(STAMP)
 	rm -rf $(DEMO_WS)
 	$(BIN)/graphgate index data/demo --workspace $(DEMO_WS)
 	$(BIN)/graphgate status --workspace $(DEMO_WS)
-	@for mode in vector local; do \
+	@for mode in vector local hybrid; do \
 	  $(BIN)/graphgate query "Who is Bob Cratchit's employer?" --mode $$mode --workspace $(DEMO_WS) || exit 1; \
 	  $(BIN)/graphgate query "What does the Ghost of Jacob Marley warn Scrooge about?" --mode $$mode --workspace $(DEMO_WS) || exit 1; \
 	  $(BIN)/graphgate query "Which of the Cratchit children is ill?" --mode $$mode --workspace $(DEMO_WS) || exit 1; \
 	done
 	$(BIN)/graphgate testset generate --n 40 --out $(DEMO_WS)/testset.jsonl --workspace $(DEMO_WS)
-	$(BIN)/graphgate eval $(DEMO_WS)/testset.jsonl --modes vector,local --out $(DEMO_WS)/eval \
+	$(BIN)/graphgate eval $(DEMO_WS)/testset.jsonl --modes vector,local,hybrid --out $(DEMO_WS)/eval \
 	  --html $(DEMO_WS)/eval/report.html --workspace $(DEMO_WS)
 
 lint: $(STAMP)

@@ -86,7 +86,7 @@ def main() -> int:
             else []
         )
         cited = missing = 0
-        for mode in ("vector", "local"):
+        for mode in ("vector", "local", "hybrid", "global"):
             ws.query(qs[0] if qs else "warm up", mode=mode)  # load models once
             latencies = []
             for q in qs:

@@ -102,7 +102,8 @@ class VectorSettings(BaseModel):
 
 
 class QuerySettings(BaseModel):
-    mode: Literal["vector", "local", "graph", "global", "hybrid"] = "local"
+    # hybrid won on multi-hop without losing single-hop (README, Measured), so it is the default.
+    mode: Literal["vector", "local", "graph", "global", "hybrid"] = "hybrid"
     top_k_chunks: int = Field(5, ge=1)
     top_k_entities: int = Field(10, ge=1)
     top_k_edges: int = Field(10, ge=0)

@@ -135,3 +135,12 @@ def test_the_same_fact_for_two_periods_stays_two_edges() -> None:
     spans = sorted((r.valid_from, r.valid_to, r.weight) for r in res.relationships)
     assert spans == [("1990", "1995", 2.0), ("2000", None, 1.0)]
     assert len({r.id for r in res.relationships}) == 2
+
+
+def test_long_sentences_are_clipped_at_a_word_with_an_ellipsis() -> None:
+    from graphgate.index.resolve import clip
+
+    long = "word " * 100
+    clipped = clip(long.strip(), 50)
+    assert clipped.endswith("…") and len(clipped) <= 51 and not clipped[:-1].endswith(" ")
+    assert clip("short one.", 50) == "short one."

@@ -56,6 +56,14 @@ def normalise_name(name: str) -> str:
     return " ".join(tokens)
 
 
+def clip(sentence: str, limit: int = 300) -> str:
+    """A sentence cut at a word boundary with an ellipsis, so run-on sentences stay readable
+    and the cut never glues one sentence to the next."""
+    if len(sentence) <= limit:
+        return sentence
+    return sentence[:limit].rsplit(" ", 1)[0] + "…"
+
+
 def entity_id(key: str) -> str:
     return "e_" + hashlib.sha256(key.encode()).hexdigest()[:16]
 
@@ -150,7 +158,7 @@ class EntityResolver:
             id=eid,
             name=name,
             type=merged.type,
-            description=" ".join(s[:300] for s in sentences[: self.description_sentences]),
+            description=" ".join(clip(s) for s in sentences[: self.description_sentences]),
             aliases=sorted(s for s in surfaces if s != name),
             mention_count=sum(surfaces.values()),
             chunk_ids=sorted(chunks),
@@ -251,7 +259,7 @@ def _relationships(
             predicate=p,
             kind=a.kind,
             weight=float(a.count),
-            description=" ".join(x[:300] for x in a.sentences),
+            description=" ".join(clip(x) for x in a.sentences),
             chunk_ids=sorted(a.chunks),
             doc_ids=sorted(a.docs),
             valid_from=vf,

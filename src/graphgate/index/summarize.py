@@ -20,7 +20,7 @@ from graphgate.index.extract_nlp import COOCCURS
 from graphgate.types import Chunk, Community, CommunityReport, Entity, Relationship
 
 _ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "mt", "no", "vs"}
-_SENTENCE_END = re.compile(r"[.!?](?=\s)")
+_SENTENCE_END = re.compile(r"[.!?…](?=\s)")
 
 
 def _first_sentence(text: str) -> str:

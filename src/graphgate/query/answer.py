@@ -107,14 +107,17 @@ class ExtractiveAnswerer:
         )
         citations: list[Citation] = []
         lines: list[str] = []
-        said: set[str] = set()
+        said: list[set[str]] = []
         for point, community in scored:
             chunk = chunks.get(point.chunk_id or "")
-            if chunk is None or point.text in said:
+            words = set(content_words(point.text))
+            # Points that say nearly the same thing (overlapping source sentences) count once.
+            repeated = any(len(words & w) >= 0.8 * min(len(words), len(w)) for w in said)
+            if chunk is None or repeated or not words:
                 continue
             if len(lines) == self.max_sentences * 2:
                 break
-            said.add(point.text)
+            said.append(words)
             marker = len(citations) + 1
             start, end = chunk.start, chunk.end
             offset = chunk.text.find(point.text)
