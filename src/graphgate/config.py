@@ -155,6 +155,67 @@ class EvalSettings(BaseModel):
     bootstrap_samples: int = Field(1000, ge=10)
 
 
+class GateRule(BaseModel):
+    """How one metric is judged: hard bounds fail, a move from the baseline warns."""
+
+    direction: Literal["higher", "lower", "info"] = "info"
+    fail_below: float | None = None
+    fail_above: float | None = None
+    # FAIL when the value moves this much (absolute) in the bad direction from the baseline.
+    fail_jump: float | None = None
+    # WARN when the value moves this much (relative to the baseline) in the bad direction.
+    warn_relative: float | None = 0.10
+
+
+def _default_rules() -> dict[str, GateRule]:
+    r = GateRule
+    return {
+        "data.missing_identity": r(direction="lower", fail_above=0),
+        "data.lineage_coverage": r(direction="higher", fail_below=1.0),
+        "chunk.offset_fidelity": r(direction="higher", fail_below=1.0),
+        "chunk.boundary_rate": r(direction="higher"),
+        "chunk.tokens_p5": r(direction="higher", warn_relative=0.2),
+        "chunk.tokens_p50": r(direction="higher", warn_relative=0.2),
+        "ie.strict_f1": r(direction="higher"),
+        "ie.relaxed_f1": r(direction="higher"),
+        "ie.strict_recall": r(direction="higher"),
+        "ie.relaxed_recall": r(direction="higher"),
+        "ie.entity_f1": r(direction="higher"),
+        "ie.type_violation_rate": r(direction="lower", fail_above=0.5),
+        "graph.orphan_rate": r(direction="lower", fail_jump=0.10),
+        "graph.duplicate_rate": r(direction="lower", warn_relative=0.25),
+        "graph.hub_share": r(direction="lower", warn_relative=0.5),
+        "graph.components": r(direction="lower", warn_relative=0.25),
+        "community.modularity": r(direction="higher"),
+        "community.ari_min": r(direction="higher", fail_below=0.5),
+        "community.nmi_min": r(direction="higher", fail_below=0.5),
+        "community.ari_vs_baseline": r(direction="higher", fail_below=0.5, warn_relative=None),
+        "hierarchy.children_not_contained": r(direction="lower", fail_above=0),
+        "hierarchy.leakage": r(direction="lower", warn_relative=0.25),
+        "hierarchy.depth_spread": r(direction="lower", warn_relative=0.5),
+        "summary.hallucinated_claims": r(direction="lower", fail_above=0),
+        "summary.entity_coverage": r(direction="higher"),
+        "summary.redundancy": r(direction="lower", warn_relative=0.25),
+        "gen.faithfulness": r(direction="higher"),
+        "gen.answer_correctness": r(direction="higher"),
+        "gen.citation_accuracy": r(direction="higher", fail_below=0.95),
+        "gen.rouge_l": r(direction="higher"),
+        "gen.latency_p95_ms": r(direction="lower", warn_relative=0.5),
+    }
+
+
+class GateSettings(BaseModel):
+    # Overrides by "gate.metric"; every metric not named here keeps its default rule.
+    rules: dict[str, GateRule] = Field(default_factory=dict)
+    run_on_index: bool = True
+    # Allowed subject/object entity types per predicate, for IE QA's type-consistency check.
+    ie_schema: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
+    samples: int = Field(5, ge=0)
+
+    def effective_rules(self) -> dict[str, GateRule]:
+        return {**_default_rules(), **self.rules}
+
+
 class Settings(BaseSettings):
     """Every knob graphgate has; nested keys map to ``GRAPHGATE_SECTION__KEY``."""
 
@@ -172,6 +233,7 @@ class Settings(BaseSettings):
     vectors: VectorSettings = VectorSettings()
     query: QuerySettings = QuerySettings()
     eval: EvalSettings = EvalSettings()
+    gates: GateSettings = GateSettings()
 
     @classmethod
     def settings_customise_sources(

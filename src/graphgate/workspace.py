@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -11,6 +12,9 @@ from typing import Any
 from graphgate.config import Settings, load_settings
 from graphgate.embed import Embedder, build_embedder
 from graphgate.errors import ConfigError, GraphgateError
+from graphgate.gates.context import GOLD_TRIPLES, read_gold_triples
+from graphgate.gates.runner import GatesReport, run_gates, set_baseline
+from graphgate.gates.runner import baseline_id as stored_baseline
 from graphgate.index.extract_base import Extractor
 from graphgate.index.pipeline import IndexContext, ProgressFactory, StageReport, no_progress
 from graphgate.index.stages import PIPELINES
@@ -83,14 +87,25 @@ class Workspace:
 
     # -- indexing ----------------------------------------------------------------------------
     def index(
-        self, corpus: Path | str, pipeline: str = "graph", progress: ProgressFactory = no_progress
+        self,
+        corpus: Path | str,
+        pipeline: str = "graph",
+        progress: ProgressFactory = no_progress,
+        gold_triples: Path | str | None = None,
     ) -> IndexReport:
         """Index into a new run; it becomes current only once every stage has finished."""
         if pipeline not in PIPELINES:
             raise ConfigError(f"unknown pipeline {pipeline!r}", f"use one of {sorted(PIPELINES)}")
+        gold = read_gold_triples(Path(gold_triples)) if gold_triples is not None else None
         self.path.mkdir(parents=True, exist_ok=True)
         previous = self._previous_documents()
         run = self.runs.create()
+        if gold is not None:
+            (run.path / GOLD_TRIPLES).write_text(
+                "".join(
+                    json.dumps({"head": h, "relation": r, "tail": t}) + "\n" for h, r, t in gold
+                )
+            )
         run.update_manifest(
             pipeline=pipeline,
             corpus=str(corpus),
@@ -125,7 +140,20 @@ class Workspace:
         )
         self.runs.set_current(run)
         self._close_loaded()
+        if self.settings.gates.run_on_index:
+            self.gates(run.run_id)
         return IndexReport(run.run_id, pipeline, reports, problems, counts, seconds)
+
+    # -- quality gates -----------------------------------------------------------------------
+    def gates(self, run_id: str | None = None, baseline_id: str | None = None) -> GatesReport:
+        """All eight gates on a run (default: current) against a baseline (default: the set one)."""
+        run = self.runs.get(run_id) if run_id else self.runs.current()
+        chosen = baseline_id or stored_baseline(self.runs)
+        baseline = self.runs.get(chosen) if chosen else None
+        return run_gates(self.runs, run, self.settings.gates, baseline)
+
+    def set_baseline(self, run_id: str) -> None:
+        set_baseline(self.runs, run_id)
 
     def _previous_documents(self) -> dict[str, Document]:
         if self.runs.current_id() is None:

@@ -6,6 +6,7 @@ import typer
 
 from graphgate.cli import engine as engine_commands
 from graphgate.cli import evaluation as evaluation_commands
+from graphgate.cli import gates as gate_commands
 
 
 def build_app() -> typer.Typer:
@@ -16,6 +17,7 @@ def build_app() -> typer.Typer:
     )
     engine_commands.register(app)
     evaluation_commands.register(app)
+    gate_commands.register(app)
     return app
 
 

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt, console, errors, progress_bars
 from graphgate.errors import GraphgateError
+from graphgate.gates.runner import stored_gates
 from graphgate.workspace import Workspace, read_questions
 
 
@@ -31,6 +32,9 @@ def index(
     ] = None,
     pipeline: Annotated[str, typer.Option(help="graph (default) or vector (baseline).")] = "graph",
     json_out: Annotated[bool, typer.Option("--json", help="Print the run report as JSON.")] = False,
+    gold_triples: Annotated[
+        Path | None, typer.Option(help="Gold triples (JSONL) for the IE QA gate.")
+    ] = None,
 ) -> None:
     """Index a corpus into a new run; it becomes current only when complete."""
     overrides: dict[str, Any] = {} if on_error is None else {"load": {"on_error": on_error}}
@@ -39,7 +43,7 @@ def index(
         Workspace(workspace, **overrides) as ws,
         progress_bars(not json_out and sys.stderr.isatty()) as progress,
     ):
-        report = ws.index(corpus, pipeline=pipeline, progress=progress)
+        report = ws.index(corpus, pipeline=pipeline, progress=progress, gold_triples=gold_triples)
     err = console(stderr=True)
     for p in report.problems:
         err.print(f"[yellow]skipped[/] {p['source']}: {p['problem']} — {p['fix']}")
@@ -131,11 +135,11 @@ def status(
 
 
 def runs(workspace: WorkspaceOpt = DEFAULT_WORKSPACE) -> None:
-    """List index runs with their status."""
+    """List index runs with their status and gate verdict."""
     with errors(), Workspace(workspace) as ws:
         current = ws.runs.current_id()
         table = Table()
-        for col in ("run", "status", "pipeline", "seconds", "current"):
+        for col in ("run", "status", "pipeline", "seconds", "gates", "current"):
             table.add_column(col)
         for run in ws.list_runs():
             m = run.manifest()
@@ -144,6 +148,7 @@ def runs(workspace: WorkspaceOpt = DEFAULT_WORKSPACE) -> None:
                 str(m.get("status")),
                 str(m.get("pipeline")),
                 str(m.get("seconds", "")),
+                str((stored_gates(run) or {}).get("verdict", "")),
                 "*" if run.run_id == current else "",
             )
     console().print(table)

@@ -14,6 +14,7 @@ from graphgate.evaluate.harness import SUMMARY, EvalHarness
 from graphgate.evaluate.judge import DeterministicJudge
 from graphgate.evaluate.summary import compare, latency_summary, summarize
 from graphgate.evaluate.testset import load_testset
+from graphgate.gates.context import EVAL_SUMMARY
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.workspace import Workspace
 
@@ -74,5 +75,9 @@ def evaluate(
         )
     summary["run_id"] = ws.loaded().run.run_id
     summary["testset"] = str(testset)
-    (out_dir / SUMMARY).write_text(json.dumps(summary, indent=2, sort_keys=True))
+    summary["generator"] = harness.generator.name
+    text = json.dumps(summary, indent=2, sort_keys=True)
+    (out_dir / SUMMARY).write_text(text)
+    # The Gen Eval gate reads the latest evaluation of the run it scored.
+    (ws.loaded().run.path / EVAL_SUMMARY).write_text(text)
     return EvalOutcome(out_dir, records, summary)

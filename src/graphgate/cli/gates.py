@@ -1,0 +1,91 @@
+"""``graphgate gates``: the eight quality gates on a run, against a baseline."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt, console, errors
+from graphgate.gates.base import FAIL, WARN
+from graphgate.gates.runner import GatesReport
+from graphgate.workspace import Workspace
+
+_COLOURS = {"PASS": "green", "WARN": "yellow", "FAIL": "red", "UNMEASURED": "dim"}
+
+
+def register(app: typer.Typer) -> None:
+    gates = typer.Typer(help="Quality gates over index runs.", invoke_without_command=True)
+    gates.callback()(gates_command)
+    baseline = typer.Typer(help="The run other runs are compared with.", no_args_is_help=True)
+    baseline.command("set")(baseline_set)
+    gates.add_typer(baseline, name="baseline")
+    app.add_typer(gates, name="gates")
+
+
+def gates_command(
+    ctx: typer.Context,
+    workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
+    run: Annotated[str | None, typer.Option(help="Run id (default: the current run).")] = None,
+    baseline: Annotated[str | None, typer.Option(help="Run id to compare with.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    strict: Annotated[bool, typer.Option(help="WARN fails the exit code too.")] = False,
+) -> None:
+    """All gates on a run: a table and a verdict; exit 1 on FAIL (or WARN with --strict)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    with errors(), Workspace(workspace) as ws:
+        report = ws.gates(run, baseline)
+    if json_out:
+        print(json.dumps(report.as_dict(), indent=2, sort_keys=True, default=str))
+    else:
+        print_gates(report)
+    if report.verdict == FAIL or (strict and report.verdict == WARN):
+        raise typer.Exit(1)
+
+
+def baseline_set(
+    run_id: Annotated[str, typer.Argument(help="The run to accept as the baseline.")],
+    workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
+) -> None:
+    """Accept a healthy run as the baseline."""
+    with errors(), Workspace(workspace) as ws:
+        ws.set_baseline(run_id)
+    console().print(f"baseline: {run_id}")
+
+
+def _fmt(value: float | None) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.4g}"
+
+
+def print_gates(report: GatesReport) -> None:
+    out = console()
+    title = f"gates on run {report.run_id}"
+    if report.baseline_id:
+        title += f" (baseline {report.baseline_id})"
+    table = Table(title=title)
+    for column in ("gate", "metric", "value", "verdict", "why"):
+        table.add_column(column)
+    for result in report.results:
+        first = True
+        for name, value in result.metrics.items():
+            verdict = result.verdicts.get(name, "")
+            colour = _COLOURS.get(verdict, "white")
+            table.add_row(
+                f"[bold]{result.gate}[/] [{_COLOURS[result.verdict]}]{result.verdict}[/]"
+                if first
+                else "",
+                name,
+                _fmt(value),
+                f"[{colour}]{verdict}[/]" if verdict else "",
+                result.reasons.get(name, ""),
+            )
+            first = False
+    out.print(table)
+    for note in report.notes:
+        out.print(f"[yellow]note:[/] {note}")
+    out.print(f"verdict: [{_COLOURS[report.verdict]}]{report.verdict}[/]")

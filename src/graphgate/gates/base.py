@@ -1,0 +1,81 @@
+"""Gate results, verdicts and the rules that turn a measurement into PASS / WARN / FAIL."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from graphgate.config import GateRule
+
+PASS, WARN, FAIL, UNMEASURED = "PASS", "WARN", "FAIL", "UNMEASURED"
+ORDER = {PASS: 0, UNMEASURED: 0, WARN: 1, FAIL: 2}
+
+Metrics = dict[str, float | None]
+
+
+@dataclass
+class GateResult:
+    gate: str
+    metrics: Metrics
+    details: dict[str, Any] = field(default_factory=dict)
+    verdicts: dict[str, str] = field(default_factory=dict)
+    reasons: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def verdict(self) -> str:
+        judged = [v for v in self.verdicts.values() if v != UNMEASURED]
+        if not judged:
+            return UNMEASURED
+        return max(judged, key=lambda v: ORDER[v])
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "verdict": self.verdict}
+
+
+class Gate(Protocol):
+    """Measures one stage boundary; rules and baselines are applied by the runner."""
+
+    name: str
+
+    def measure(self, ctx: Any) -> GateResult: ...
+
+
+def judge_metric(value: float | None, rule: GateRule, baseline: float | None) -> tuple[str, str]:
+    """(verdict, reason) for one metric: hard bounds fail, a bad move from the baseline warns."""
+    if value is None:
+        return UNMEASURED, ""
+    if rule.fail_below is not None and value < rule.fail_below:
+        return FAIL, f"{value:.4g} < {rule.fail_below:g}"
+    if rule.fail_above is not None and value > rule.fail_above:
+        return FAIL, f"{value:.4g} > {rule.fail_above:g}"
+    if baseline is None or rule.direction == "info":
+        return PASS, ""
+    worse = baseline - value if rule.direction == "higher" else value - baseline
+    if rule.fail_jump is not None and worse > rule.fail_jump:
+        return FAIL, f"moved {worse:+.4g} from baseline {baseline:.4g} (limit {rule.fail_jump:g})"
+    if rule.warn_relative is not None and worse > 0:
+        relative = worse / abs(baseline) if baseline else float("inf")
+        if relative > rule.warn_relative:
+            return WARN, (
+                f"{value:.4g} vs baseline {baseline:.4g} "
+                f"({relative:.0%} worse, tolerance {rule.warn_relative:.0%})"
+            )
+    return PASS, ""
+
+
+def apply_rules(
+    result: GateResult, rules: Mapping[str, GateRule], baseline: Metrics | None
+) -> GateResult:
+    for name, value in result.metrics.items():
+        key = f"{result.gate}.{name}"
+        rule = rules.get(key)
+        if rule is None:
+            continue
+        previous = baseline.get(name) if baseline else None
+        verdict, reason = judge_metric(value, rule, previous)
+        result.verdicts[name] = verdict
+        if reason:
+            result.reasons[name] = reason
+    return result

@@ -1,0 +1,105 @@
+"""Gates 5 and 6: community quality (against a null model, across seeds, against the baseline)
+and the hierarchy (depth balance, leakage across boundaries, containment)."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from typing import Any
+
+from graphgate.gates.base import GateResult
+from graphgate.gates.context import GateContext
+from graphgate.index.communities import leaf_partition
+
+
+def null_model_modularity(degrees: list[int], seed: int) -> float | None:
+    """Modularity Louvain reaches on a configuration-model graph with the same degrees (self
+    loops and multi-edges removed): what community structure looks like by chance."""
+    import igraph as ig
+
+    if sum(degrees) < 2:
+        return None
+    if sum(degrees) % 2:
+        degrees = [*degrees[:-1], degrees[-1] + 1]
+    previous = ig.set_random_number_generator(random.Random(seed))
+    try:
+        graph = ig.Graph.Degree_Sequence(degrees, method="configuration")
+        graph.simplify(multiple=True, loops=True)
+        if graph.ecount() == 0:
+            return None
+        return float(graph.modularity(graph.community_multilevel().membership))
+    finally:
+        ig.set_random_number_generator(previous or random)
+
+
+class CommunityGate:
+    name = "community"
+
+    def measure(self, ctx: GateContext) -> GateResult:
+        stability: dict[str, Any] = ctx.stability or {}
+        index = {e.id: i for i, e in enumerate(ctx.entities)}
+        degrees = [0] * len(index)
+        for r in ctx.relationships:
+            if r.source_id != r.target_id:
+                degrees[index[r.source_id]] += 1
+                degrees[index[r.target_id]] += 1
+        metrics: dict[str, float | None] = {
+            "communities": float(len(ctx.communities)),
+            "modularity": stability.get("modularity_level0"),
+            "null_modularity": null_model_modularity([d for d in degrees if d], 0),
+            "ari_min": (stability.get("ari") or {}).get("min"),
+            "ari_mean": (stability.get("ari") or {}).get("mean"),
+            "nmi_min": (stability.get("nmi") or {}).get("min"),
+            "ari_vs_baseline": self._ari_vs_baseline(ctx),
+        }
+        details = {"communities_per_seed": stability.get("communities_per_seed")}
+        return GateResult(self.name, metrics, details)
+
+    @staticmethod
+    def _ari_vs_baseline(ctx: GateContext) -> float | None:
+        from sklearn.metrics import adjusted_rand_score
+
+        if ctx.baseline is None or not ctx.baseline.communities or not ctx.communities:
+            return None
+        now, before = leaf_partition(ctx.communities), leaf_partition(ctx.baseline.communities)
+        common = sorted(set(now) & set(before))
+        if len(common) < 2:
+            return None
+        return float(adjusted_rand_score([before[e] for e in common], [now[e] for e in common]))
+
+
+class HierarchyGate:
+    name = "hierarchy"
+
+    def measure(self, ctx: GateContext) -> GateResult:
+        by_id = {c.id: c for c in ctx.communities}
+        leaves = [c for c in ctx.communities if not c.children]
+        depths = [c.level for c in leaves]
+        not_contained = [
+            c.id
+            for c in ctx.communities
+            if c.parent in by_id and not set(c.members) <= set(by_id[c.parent].members)
+        ]
+        top = {m: c.id for c in ctx.communities if c.level == 0 for m in c.members}
+        total = crossing = 0.0
+        pairs: dict[tuple[str, str], float] = defaultdict(float)
+        for r in ctx.relationships:
+            a, b = top.get(r.source_id), top.get(r.target_id)
+            if a is None or b is None:
+                continue
+            total += r.weight
+            if a != b:
+                crossing += r.weight
+                pairs[(min(a, b), max(a, b))] += r.weight
+        worst = max(pairs.items(), key=lambda kv: (kv[1], kv[0]), default=None)
+        metrics: dict[str, float | None] = {
+            "leaf_depth_min": float(min(depths)) if depths else None,
+            "leaf_depth_max": float(max(depths)) if depths else None,
+            "depth_spread": float(max(depths) - min(depths)) if depths else None,
+            "leakage": crossing / total if total else None,
+            "children_not_contained": float(len(not_contained)) if ctx.communities else None,
+        }
+        details: dict[str, Any] = {"not_contained": not_contained[:10]}
+        if worst is not None:
+            details["worst_pair"] = {"communities": list(worst[0]), "weight": worst[1]}
+        return GateResult(self.name, metrics, details)

@@ -1,0 +1,119 @@
+"""What the gates read: one run's artifacts (and a few of its baseline's), loaded once."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from graphgate.config import GateSettings
+from graphgate.errors import InputError
+from graphgate.runs import Run
+from graphgate.types import (
+    ARTIFACTS,
+    SCHEMAS,
+    Chunk,
+    Community,
+    CommunityReport,
+    Document,
+    Entity,
+    Relationship,
+    from_table,
+)
+
+GOLD_TRIPLES = "gold_triples.jsonl"
+EVAL_SUMMARY = "eval_summary.json"
+
+Triple = tuple[str, str, str]
+
+
+@dataclass
+class GateContext:
+    settings: GateSettings
+    documents: list[Document] = field(default_factory=list)
+    chunks: list[Chunk] = field(default_factory=list)
+    entities: list[Entity] = field(default_factory=list)
+    relationships: list[Relationship] = field(default_factory=list)
+    communities: list[Community] = field(default_factory=list)
+    reports: list[CommunityReport] = field(default_factory=list)
+    stability: dict[str, Any] | None = None
+    gold_triples: list[Triple] | None = None
+    eval_summary: dict[str, Any] | None = None
+    baseline: GateContext | None = None
+    run_id: str = ""
+
+
+def read_gold_triples(path: Path) -> list[Triple]:
+    """JSONL: {"head", "relation", "tail"} a line, or {"triples": [[h, r, t], ...]} a line."""
+    if not path.exists():
+        raise InputError(f"gold triples not found: {path}", "check the path")
+    triples: list[Triple] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"{path} line {number}: malformed JSON ({exc.msg})", "fix the line"
+            ) from exc
+        items = row.get("triples") if isinstance(row, dict) and "triples" in row else [row]
+        for item in items or []:
+            if isinstance(item, dict):
+                item = [item.get("head"), item.get("relation"), item.get("tail")]
+            if not (
+                isinstance(item, list) and len(item) == 3 and all(isinstance(x, str) for x in item)
+            ):
+                raise InputError(
+                    f"{path} line {number}: a triple needs head, relation and tail",
+                    'write {"head": ..., "relation": ..., "tail": ...}',
+                )
+            triples.append((item[0], item[1], item[2]))
+    return triples
+
+
+def _table(run: Run, name: str, cls: type[Any]) -> list[Any]:
+    table = (
+        run.read_artifact(name)
+        if run.has_artifact(name)
+        else SCHEMAS[ARTIFACTS[name]].empty_table()
+    )
+    return from_table(table, cls)
+
+
+def load_context(run: Run, settings: GateSettings, baseline: Run | None = None) -> GateContext:
+    manifest = run.manifest()
+    stability = next(
+        (
+            s["info"].get("stability")
+            for s in manifest.get("stages", [])
+            if s["name"] == "communities"
+        ),
+        None,
+    )
+    gold = (
+        read_gold_triples(run.path / GOLD_TRIPLES) if (run.path / GOLD_TRIPLES).exists() else None
+    )
+    summary_path = run.path / EVAL_SUMMARY
+    ctx = GateContext(
+        settings=settings,
+        documents=_table(run, "documents", Document),
+        chunks=_table(run, "chunks", Chunk),
+        entities=_table(run, "entities", Entity),
+        relationships=_table(run, "relationships", Relationship),
+        communities=_table(run, "communities", Community),
+        reports=_table(run, "community_reports", CommunityReport),
+        stability=stability,
+        gold_triples=gold,
+        eval_summary=json.loads(summary_path.read_text()) if summary_path.exists() else None,
+        run_id=run.run_id,
+    )
+    if baseline is not None:
+        ctx.baseline = GateContext(
+            settings=settings,
+            documents=_table(baseline, "documents", Document),
+            communities=_table(baseline, "communities", Community),
+            run_id=baseline.run_id,
+        )
+    return ctx

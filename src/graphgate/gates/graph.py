@@ -1,0 +1,61 @@
+"""Gate 4: graph health — orphans, duplicates, degree, hubs, components."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+
+import numpy as np
+from scipy import sparse
+from scipy.sparse.csgraph import connected_components
+
+from graphgate.gates.base import GateResult
+from graphgate.gates.context import GateContext
+
+
+def blocking_key(name: str) -> str:
+    """NFKD, ASCII, lower case, punctuation to space: names that should be one entity collide."""
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    return " ".join(re.sub(r"[^\w\s]|_", " ", text).split())
+
+
+class GraphGate:
+    name = "graph"
+
+    def measure(self, ctx: GateContext) -> GateResult:
+        ids = [e.id for e in ctx.entities]
+        index = {eid: i for i, eid in enumerate(ids)}
+        n = len(ids)
+        degree = np.zeros(n)
+        rows, cols = [], []
+        for r in ctx.relationships:
+            a, b = index[r.source_id], index[r.target_id]
+            degree[a] += 1
+            degree[b] += 1
+            rows.append(a)
+            cols.append(b)
+        keys = Counter(blocking_key(e.name) for e in ctx.entities)
+        duplicates = sum(count - 1 for count in keys.values() if count > 1)
+        total_degree = float(degree.sum())
+        components = None
+        if n:
+            adjacency = sparse.coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n))
+            components = float(connected_components(adjacency, directed=False)[0])
+        metrics: dict[str, float | None] = {
+            "nodes": float(n),
+            "edges": float(len(ctx.relationships)),
+            "orphan_rate": float((degree == 0).mean()) if n else None,
+            "duplicate_rate": duplicates / n if n else None,
+            "degree_median": float(np.median(degree)) if n else None,
+            "degree_p95": float(np.percentile(degree, 95)) if n else None,
+            "degree_max": float(degree.max()) if n else None,
+            "hub_share": float(degree.max()) / total_degree if total_degree else None,
+            "components": components,
+        }
+        details: dict[str, object] = {}
+        if n and total_degree:
+            hub = ids[int(np.argmax(degree))]
+            details["hub"] = next(e.name for e in ctx.entities if e.id == hub)
+        details["duplicate_groups"] = [k for k, c in keys.most_common(5) if c > 1]
+        return GateResult(self.name, metrics, details)

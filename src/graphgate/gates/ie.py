@@ -1,0 +1,111 @@
+"""Gate 3: information extraction against a gold set, and type consistency without one."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from graphgate.gates.base import GateResult
+from graphgate.gates.context import GateContext, Triple
+from graphgate.index.extract_nlp import COOCCURS
+
+
+def canonical(text: str) -> str:
+    """NFKC, case-folded, ``_`` and ``-`` as spaces, whitespace collapsed."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return " ".join(re.sub(r"[_\-]", " ", text).split())
+
+
+def prf(tp_pred: int, n_pred: int, tp_gold: int, n_gold: int) -> tuple[float, float, float]:
+    precision = tp_pred / n_pred if n_pred else 0.0
+    recall = tp_gold / n_gold if n_gold else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1
+
+
+class IEGate:
+    name = "ie"
+
+    def measure(self, ctx: GateContext) -> GateResult:
+        names = {e.id: {canonical(n) for n in [e.name, *e.aliases]} for e in ctx.entities}
+        types = {e.id: e.type for e in ctx.entities}
+        facts = [r for r in ctx.relationships if r.predicate != COOCCURS]
+        metrics: dict[str, float | None] = {"predicted_triples": float(len(facts))}
+        details: dict[str, object] = {}
+        violations, checked = self._type_violations(ctx, facts, types)
+        metrics["type_violation_rate"] = violations / checked if checked else None
+        metrics["type_violations"] = float(violations) if checked else None
+        if ctx.gold_triples is None:
+            for key in (
+                "strict_precision",
+                "strict_recall",
+                "strict_f1",
+                "relaxed_precision",
+                "relaxed_recall",
+                "relaxed_f1",
+                "entity_precision",
+                "entity_recall",
+                "entity_f1",
+            ):
+                metrics[key] = None
+            return GateResult(self.name, metrics, {"note": "no gold triples for this run"})
+        gold = [(canonical(h), canonical(r), canonical(t)) for h, r, t in ctx.gold_triples]
+        predicted = [
+            (names[r.source_id], canonical(r.predicate), names[r.target_id]) for r in facts
+        ]
+        pairs = [(names[r.source_id], names[r.target_id]) for r in ctx.relationships]
+
+        def strict(g: Triple, p: tuple[set[str], str, set[str]]) -> bool:
+            return g[0] in p[0] and g[1] == p[1] and g[2] in p[2]
+
+        def relaxed(g: Triple, p: tuple[set[str], set[str]]) -> bool:
+            return (g[0] in p[0] and g[2] in p[1]) or (g[0] in p[1] and g[2] in p[0])
+
+        s_pred = sum(1 for p in predicted if any(strict(g, p) for g in gold))
+        s_gold = sum(1 for g in gold if any(strict(g, p) for p in predicted))
+        r_pred = sum(1 for p in pairs if any(relaxed(g, p) for g in gold))
+        r_gold = sum(1 for g in gold if any(relaxed(g, p) for p in pairs))
+        for prefix, values in (
+            ("strict", prf(s_pred, len(predicted), s_gold, len(gold))),
+            ("relaxed", prf(r_pred, len(pairs), r_gold, len(gold))),
+        ):
+            metrics |= dict(
+                zip(
+                    (f"{prefix}_precision", f"{prefix}_recall", f"{prefix}_f1"), values, strict=True
+                )
+            )
+        gold_entities = {x for g in gold for x in (g[0], g[2])}
+        found = set().union(*names.values()) if names else set()
+        e_pred = sum(1 for keys in names.values() if keys & gold_entities)
+        metrics |= dict(
+            zip(
+                ("entity_precision", "entity_recall", "entity_f1"),
+                prf(e_pred, len(names), len(gold_entities & found), len(gold_entities)),
+                strict=True,
+            )
+        )
+        n = ctx.settings.samples
+        details["spurious"] = [
+            [sorted(p[0])[0], p[1], sorted(p[2])[0]]
+            for p in predicted
+            if not any(strict(g, p) for g in gold)
+        ][:n]
+        details["missed"] = [list(g) for g in gold if not any(strict(g, p) for p in predicted)][:n]
+        return GateResult(self.name, metrics, details)
+
+    @staticmethod
+    def _type_violations(
+        ctx: GateContext, facts: Iterable[object], types: dict[str, str]
+    ) -> tuple[int, int]:
+        schema = {canonical(k): v for k, v in ctx.settings.ie_schema.items()}
+        violations = checked = 0
+        for r in ctx.relationships:
+            allowed = schema.get(canonical(r.predicate))
+            if allowed is None or r.predicate == COOCCURS:
+                continue
+            checked += 1
+            ok_s = types[r.source_id] in allowed.get("subject", [types[r.source_id]])
+            ok_o = types[r.target_id] in allowed.get("object", [types[r.target_id]])
+            violations += not (ok_s and ok_o)
+        return violations, checked

@@ -1,0 +1,138 @@
+"""Runs the eight gates on a run, judges them against rules and a baseline, stores the result."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphgate.config import GateSettings
+from graphgate.gates.base import FAIL, ORDER, PASS, UNMEASURED, WARN, Gate, GateResult, apply_rules
+from graphgate.gates.community import CommunityGate, HierarchyGate
+from graphgate.gates.context import GateContext, load_context
+from graphgate.gates.data_chunk import ChunkGate, DataGate
+from graphgate.gates.graph import GraphGate
+from graphgate.gates.ie import IEGate
+from graphgate.gates.summary_gen import GenGate, SummaryGate
+from graphgate.runs import Run, RunRegistry
+
+GATES_FILE = "gates.json"
+BASELINE_FILE = "BASELINE"
+
+
+def all_gates() -> list[Gate]:
+    return [
+        DataGate(),
+        ChunkGate(),
+        IEGate(),
+        GraphGate(),
+        CommunityGate(),
+        HierarchyGate(),
+        SummaryGate(),
+        GenGate(),
+    ]
+
+
+@dataclass
+class GatesReport:
+    run_id: str
+    baseline_id: str | None
+    results: list[GateResult]
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def verdict(self) -> str:
+        judged = [r.verdict for r in self.results if r.verdict != UNMEASURED]
+        return max(judged, key=lambda v: ORDER[v]) if judged else UNMEASURED
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "baseline_id": self.baseline_id,
+            "verdict": self.verdict,
+            "notes": self.notes,
+            "gates": [r.as_dict() for r in self.results],
+        }
+
+
+def evaluate_gates(
+    ctx: GateContext, settings: GateSettings, baseline: dict[str, dict[str, Any]] | None = None
+) -> GatesReport:
+    """Measure every gate and judge it; ``baseline`` is the baseline's stored metrics by gate."""
+    rules = settings.effective_rules()
+    results = []
+    for gate in all_gates():
+        result = gate.measure(ctx)
+        results.append(apply_rules(result, rules, (baseline or {}).get(result.gate)))
+    report = GatesReport(ctx.run_id, ctx.baseline.run_id if ctx.baseline else None, results)
+    report.notes = _cross_readings(report, baseline)
+    return report
+
+
+def _cross_readings(report: GatesReport, baseline: dict[str, dict[str, Any]] | None) -> list[str]:
+    """Duplicate rate is read together with hub share: fewer duplicates and a new hub is
+    over-merging, not a win."""
+    if not baseline or "graph" not in baseline:
+        return []
+    graph = next(r for r in report.results if r.gate == "graph")
+    dup_now, hub_now = graph.metrics.get("duplicate_rate"), graph.metrics.get("hub_share")
+    dup_before = baseline["graph"].get("duplicate_rate")
+    hub_before = baseline["graph"].get("hub_share")
+    if dup_now is None or hub_now is None or dup_before is None or hub_before is None:
+        return []
+    if dup_now < dup_before and hub_now > 1.5 * hub_before:
+        if graph.verdicts.get("hub_share") != FAIL:
+            graph.verdicts["hub_share"] = WARN
+        return [
+            f"over-merging: duplicate rate fell ({dup_before:.4f} -> {dup_now:.4f}) while hub "
+            f"share rose ({hub_before:.4f} -> {hub_now:.4f}): the resolver merged distinct "
+            "entities"
+        ]
+    return []
+
+
+def stored_gates(run: Run) -> dict[str, Any] | None:
+    path = run.path / GATES_FILE
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def baseline_id(registry: RunRegistry) -> str | None:
+    path = registry.workspace / BASELINE_FILE
+    return path.read_text().strip() or None if path.exists() else None
+
+
+def set_baseline(registry: RunRegistry, run_id: str) -> None:
+    run = registry.get(run_id)
+    tmp = registry.workspace / (BASELINE_FILE + ".tmp")
+    tmp.write_text(run.run_id)
+    os.replace(tmp, registry.workspace / BASELINE_FILE)
+
+
+def run_gates(
+    registry: RunRegistry, run: Run, settings: GateSettings, baseline: Run | None = None
+) -> GatesReport:
+    """Gates for ``run``; the baseline's metrics come from its stored results (computed and
+    stored first when it has none), so two runs compare without recomputing the baseline."""
+    previous: dict[str, dict[str, Any]] | None = None
+    if baseline is not None and baseline.run_id != run.run_id:
+        stored = stored_gates(baseline)
+        if stored is None:
+            own = evaluate_gates(load_context(baseline, settings), settings)
+            _store(baseline, own)
+            stored = own.as_dict()
+        previous = {g["gate"]: g["metrics"] for g in stored["gates"]}
+    else:
+        baseline = None
+    report = evaluate_gates(load_context(run, settings, baseline), settings, previous)
+    _store(run, report)
+    return report
+
+
+def _store(run: Run, report: GatesReport) -> None:
+    tmp = run.path / (GATES_FILE + ".tmp")
+    tmp.write_text(json.dumps(report.as_dict(), indent=2, sort_keys=True, default=str))
+    os.replace(tmp, run.path / GATES_FILE)
+
+
+__all__ = ["FAIL", "PASS", "WARN", "GatesReport", "run_gates", "set_baseline"]

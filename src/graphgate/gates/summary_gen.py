@@ -1,0 +1,163 @@
+"""Gates 7 and 8: community summaries (coverage, redundancy, hallucination) and generation
+(from the latest evaluation of this run)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import defaultdict
+from typing import Any
+
+import numpy as np
+
+from graphgate.gates.base import GateResult
+from graphgate.gates.context import GateContext
+from graphgate.index.summarize import relation_sentence
+from graphgate.query.answer import content_words
+
+_CLAIM_SPLIT = re.compile(r"(?<=[.!?…])\s+")
+# Sibling groups larger than this are compared on their highest-rated reports only.
+_MAX_SIBLINGS = 200
+
+
+def summary_claims(text: str) -> list[str]:
+    return [c.strip() for c in _CLAIM_SPLIT.split(text) if c.strip()]
+
+
+def _supported(words: set[str], sources: list[set[str]]) -> bool:
+    return not words or any(len(words & s) >= 0.8 * len(words) for s in sources)
+
+
+class SummaryGate:
+    name = "summary"
+
+    def measure(self, ctx: GateContext) -> GateResult:
+        entities = {e.id: e for e in ctx.entities}
+        communities = {c.id: c for c in ctx.communities}
+        chunk_words = {c.id: set(content_words(c.text)) for c in ctx.chunks}
+        touching: dict[str, list[Any]] = defaultdict(list)
+        for r in ctx.relationships:
+            touching[r.source_id].append(r)
+        entity_cov: list[float] = []
+        relation_cov: list[float] = []
+        hallucinated: list[dict[str, str]] = []
+        words_of: dict[str, set[str]] = {}
+        for report in ctx.reports:
+            community = communities.get(report.community_id)
+            if community is None:
+                continue
+            members = set(community.members)
+            text = report.summary.lower()
+            names = [entities[m] for m in community.members if m in entities]
+            entity_cov.append(
+                sum(any(n.lower() in text for n in [e.name, *e.aliases]) for e in names)
+                / len(names)
+                if names
+                else 0.0
+            )
+            internal = [r for m in members for r in touching[m] if r.target_id in members]
+            if internal:
+                relation_cov.append(
+                    sum(
+                        entities[r.source_id].name.lower() in text
+                        and entities[r.target_id].name.lower() in text
+                        for r in internal
+                    )
+                    / len(internal)
+                )
+            sources = [
+                set(content_words(entities[m].description)) for m in members if m in entities
+            ]
+            sources += [
+                set(
+                    content_words(
+                        relation_sentence(
+                            entities[r.source_id].name,
+                            r.predicate,
+                            entities[r.target_id].name,
+                            r.weight,
+                        )
+                    )
+                )
+                for r in internal
+            ]
+            sources += [chunk_words[c] for c in report.chunk_ids if c in chunk_words]
+            for claim in summary_claims(report.summary):
+                if not _supported(set(content_words(claim)), sources):
+                    hallucinated.append({"community": report.community_id, "claim": claim})
+            words_of[report.community_id] = set(content_words(report.summary))
+        metrics: dict[str, float | None] = {
+            "reports": float(len(ctx.reports)),
+            "entity_coverage": float(np.mean(entity_cov)) if entity_cov else None,
+            "relation_coverage": float(np.mean(relation_cov)) if relation_cov else None,
+            "redundancy": self._redundancy(ctx, words_of),
+            "hallucinated_claims": float(len(hallucinated)) if ctx.reports else None,
+        }
+        return GateResult(
+            self.name, metrics, {"hallucinated": hallucinated[: ctx.settings.samples]}
+        )
+
+    @staticmethod
+    def _redundancy(ctx: GateContext, words_of: dict[str, set[str]]) -> float | None:
+        """Mean over reports of the highest word overlap (Jaccard) with a sibling report."""
+        parent = {c.id: c.parent for c in ctx.communities}
+        rating = {r.community_id: r.rating for r in ctx.reports}
+        groups: dict[str | None, list[str]] = defaultdict(list)
+        for cid in words_of:
+            groups[parent.get(cid)].append(cid)
+        best: dict[str, float] = {}
+        for members in groups.values():
+            members = sorted(members, key=lambda c: (-rating[c], c))[:_MAX_SIBLINGS]
+            for a, b in itertools.combinations(members, 2):
+                wa, wb = words_of[a], words_of[b]
+                jaccard = len(wa & wb) / len(wa | wb) if wa | wb else 0.0
+                best[a] = max(best.get(a, 0.0), jaccard)
+                best[b] = max(best.get(b, 0.0), jaccard)
+        return float(np.mean(list(best.values()))) if best else None
+
+
+class GenGate:
+    name = "gen"
+
+    def measure(self, ctx: GateContext) -> GateResult:
+        summary = ctx.eval_summary
+        keys = (
+            "faithfulness",
+            "answer_correctness",
+            "citation_accuracy",
+            "rouge_l",
+            "latency_p50_ms",
+            "latency_p95_ms",
+            "llm_calls",
+            "tokens",
+            "cost",
+        )
+        if not summary:
+            return GateResult(
+                self.name,
+                dict.fromkeys(keys),
+                {"note": "no evaluation of this run yet (graphgate eval)"},
+            )
+        modes = list(summary.get("modes", {}))
+        mode = "hybrid" if "hybrid" in modes else modes[0]
+        overall = summary["modes"][mode]["overall"]["metrics"]
+
+        def mean(name: str) -> float | None:
+            value = overall.get(name, {}).get("mean")
+            return None if value is None else float(value)
+
+        latency = summary.get("latency_ms", {}).get(mode, {})
+        offline = summary.get("generator") == "extractive"
+        metrics: dict[str, float | None] = {
+            "faithfulness": mean("grounding"),
+            "answer_correctness": mean("answer_correctness"),
+            "citation_accuracy": mean("citation_coverage"),
+            "rouge_l": mean("rouge_l"),
+            "latency_p50_ms": latency.get("p50"),
+            "latency_p95_ms": latency.get("p95"),
+            # An extractive generator makes no model calls: zero, not unmeasured.
+            "llm_calls": 0.0 if offline else None,
+            "tokens": 0.0 if offline else None,
+            "cost": 0.0 if offline else None,
+        }
+        return GateResult(self.name, metrics, {"mode": mode, "testset": summary.get("testset")})
