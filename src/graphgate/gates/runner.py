@@ -81,7 +81,7 @@ def _cross_readings(report: GatesReport, baseline: dict[str, dict[str, Any]] | N
     hub_before = baseline["graph"].get("hub_share")
     if dup_now is None or hub_now is None or dup_before is None or hub_before is None:
         return []
-    if dup_now < dup_before and hub_now > 1.5 * hub_before:
+    if dup_now < dup_before and hub_now > 1.25 * hub_before:
         if graph.verdicts.get("hub_share") != FAIL:
             graph.verdicts["hub_share"] = WARN
         return [

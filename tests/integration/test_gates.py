@@ -1,0 +1,192 @@
+"""Break each stage on purpose and see the right gate move (over a real small index)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from graphgate import Workspace
+from graphgate.cli import build_app
+from graphgate.config import CommunitySettings
+from graphgate.gates.base import FAIL, PASS, WARN
+from graphgate.gates.context import GateContext, load_context
+from graphgate.gates.runner import GatesReport, evaluate_gates
+from graphgate.index.communities import detect, undirected_edges
+from graphgate.types import CommunityReport, Relationship
+
+GOLD = [
+    {"head": "Bob Cratchit", "relation": "work_for", "tail": "Ebenezer Scrooge"},
+    {"head": "Fred Holywell", "relation": "invite", "tail": "Scrooge"},
+    {"head": "Bob Cratchit", "relation": "live_in", "tail": "Camden Town"},
+]
+
+
+@pytest.fixture()
+def healthy(
+    small_workspace: Workspace, tmp_path: Path
+) -> tuple[Workspace, GateContext, GatesReport]:
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join(json.dumps(g) for g in GOLD))
+    small_workspace.index(small_workspace.runs.current().manifest()["corpus"], gold_triples=gold)
+    run = small_workspace.runs.current()
+    ctx = load_context(run, small_workspace.settings.gates)
+    return small_workspace, ctx, small_workspace.gates()
+
+
+def _metrics(report: GatesReport) -> dict[str, dict[str, Any]]:
+    return {r.gate: r.metrics for r in report.results}
+
+
+def _gate(report: GatesReport, name: str) -> Any:
+    return next(r for r in report.results if r.gate == name)
+
+
+def _judge(ws: Workspace, ctx: GateContext, baseline: GatesReport) -> GatesReport:
+    return evaluate_gates(ctx, ws.settings.gates, _metrics(baseline))
+
+
+def test_healthy_run_passes_and_is_stored(
+    healthy: tuple[Workspace, GateContext, GatesReport],
+) -> None:
+    ws, _, report = healthy
+    assert report.verdict == PASS, report.as_dict()
+    stored = json.loads((ws.runs.current().path / "gates.json").read_text())
+    assert stored["verdict"] == PASS and len(stored["gates"]) == 8
+    ie = _gate(report, "ie").metrics
+    assert ie["strict_recall"] > 0 and ie["relaxed_recall"] >= ie["strict_recall"]
+
+
+def test_chunker_that_drops_paragraph_breaks_fails_chunk_qa(healthy: Any) -> None:
+    ws, ctx, baseline = healthy
+    broken = [dataclasses.replace(c, text=" ".join(c.text.split())) for c in ctx.chunks]
+    report = _judge(ws, dataclasses.replace(ctx, chunks=broken), baseline)
+    chunk = _gate(report, "chunk")
+    assert chunk.verdicts["offset_fidelity"] == FAIL and report.verdict == FAIL
+
+
+def test_extractor_that_loses_a_relation_class_moves_ie_qa(healthy: Any) -> None:
+    ws, ctx, baseline = healthy
+    kept = [r for r in ctx.relationships if r.predicate != "work_for"]
+    report = _judge(ws, dataclasses.replace(ctx, relationships=kept), baseline)
+    ie = _gate(report, "ie")
+    assert ie.metrics["strict_recall"] < _gate(baseline, "ie").metrics["strict_recall"]
+    assert ie.verdicts["strict_recall"] == WARN and ie.verdict == WARN
+
+
+def _unmerged(ctx: GateContext) -> GateContext:
+    """What a resolver that never merges leaves: spelling variants as separate entities."""
+    extra = [
+        dataclasses.replace(e, name=e.name.upper(), id=e.id + "-upper") for e in ctx.entities[:4]
+    ]
+    return dataclasses.replace(ctx, entities=[*ctx.entities, *extra])
+
+
+def test_resolver_that_stops_merging_raises_the_duplicate_rate(healthy: Any) -> None:
+    ws, ctx, baseline = healthy
+    report = _judge(ws, _unmerged(ctx), baseline)
+    graph = _gate(report, "graph")
+    assert graph.metrics["duplicate_rate"] > _gate(baseline, "graph").metrics["duplicate_rate"]
+    assert graph.verdicts["duplicate_rate"] == WARN
+
+
+def test_over_merging_resolver_shows_a_hub_and_is_named(healthy: Any) -> None:
+    ws, ctx, _ = healthy
+    # Against a baseline that still had duplicates, merging every person into one entity
+    # lowers the duplicate rate and creates a hub: the report must call that over-merging.
+    baseline = evaluate_gates(_unmerged(ctx), ws.settings.gates)
+    hub = ctx.entities[0].id
+    people = {e.id for e in ctx.entities if e.type == "PERSON"}
+    merged_rels = [
+        dataclasses.replace(
+            r,
+            source_id=hub if r.source_id in people else r.source_id,
+            target_id=hub if r.target_id in people else r.target_id,
+        )
+        for r in ctx.relationships
+    ]
+    merged_rels = [r for r in merged_rels if r.source_id != r.target_id]
+    merged_rels += [
+        Relationship(f"x{i}", hub, e.id, "know", "svo", 1.0, "", ["c"], ["scrooge.txt"])
+        for i, e in enumerate(ctx.entities)
+        if e.id not in people
+    ]
+    entities = [e for e in ctx.entities if e.id == hub or e.id not in people]
+    report = _judge(
+        ws, dataclasses.replace(ctx, entities=entities, relationships=merged_rels), baseline
+    )
+    graph = _gate(report, "graph")
+    assert graph.metrics["hub_share"] > _gate(baseline, "graph").metrics["hub_share"]
+    assert graph.verdicts["hub_share"] == WARN
+    assert any("over-merging" in note for note in report.notes)
+
+
+def test_a_resolution_change_moves_ari_against_the_baseline(healthy: Any) -> None:
+    ws, ctx, _ = healthy
+    edges = undirected_edges(ctx.relationships)
+    ids = [e.id for e in ctx.entities]
+    coarse = detect(ids, edges, CommunitySettings(resolution=0.05), 0)
+    fine = detect(ids, edges, CommunitySettings(resolution=5.0), 0)
+    current = dataclasses.replace(
+        ctx, communities=fine, baseline=dataclasses.replace(ctx, communities=coarse)
+    )
+    same = dataclasses.replace(ctx, baseline=dataclasses.replace(ctx))
+    community = _gate(evaluate_gates(current, ws.settings.gates), "community")
+    assert community.metrics["ari_vs_baseline"] < 0.5
+    assert community.verdicts["ari_vs_baseline"] == FAIL
+    steady = _gate(evaluate_gates(same, ws.settings.gates), "community")
+    assert steady.metrics["ari_vs_baseline"] == 1.0
+
+
+def test_an_invented_sentence_in_a_summary_fails_summary_eval(healthy: Any) -> None:
+    ws, ctx, baseline = healthy
+    assert ctx.reports
+    first = ctx.reports[0]
+    invented = CommunityReport(
+        **{**first.__dict__, "summary": first.summary + " The moon is made of green cheese."}
+    )
+    report = _judge(ws, dataclasses.replace(ctx, reports=[invented, *ctx.reports[1:]]), baseline)
+    summary = _gate(report, "summary")
+    assert (
+        summary.metrics["hallucinated_claims"] == 1
+        and summary.verdicts["hallucinated_claims"] == FAIL
+    )
+
+
+def test_cli_gates_baseline_runs_and_exit_codes(healthy: Any, tmp_path: Path) -> None:
+    ws, _, report = healthy
+    runner = CliRunner()
+    app = build_app()
+    first = ws.runs.list()[0].run_id
+    assert (
+        runner.invoke(app, ["gates", "baseline", "set", first, "-w", str(ws.path)]).exit_code == 0
+    )
+    result = runner.invoke(app, ["gates", "--json", "-w", str(ws.path)])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["baseline_id"] == first and out["run_id"] == report.run_id
+    assert {g["gate"] for g in out["gates"]} == {
+        "data",
+        "chunk",
+        "ie",
+        "graph",
+        "community",
+        "hierarchy",
+        "summary",
+        "gen",
+    }
+    listed = runner.invoke(app, ["runs", "-w", str(ws.path)])
+    assert "PASS" in listed.stdout
+    # break the stored chunks of the current run: the gate fails and so does the exit code
+    run = ws.runs.current()
+    table = run.read_artifact("chunks")
+    import pyarrow as pa
+
+    texts = [t.replace(" ", "  ") for t in table["text"].to_pylist()]
+    run.write_artifact("chunks", table.set_column(3, "text", pa.array(texts)))
+    failed = runner.invoke(app, ["gates", "-w", str(ws.path)])
+    assert failed.exit_code == 1 and "FAIL" in failed.stdout
