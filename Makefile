@@ -28,6 +28,8 @@ demo: $(STAMP)
 	$(BIN)/graphgate testset generate --n 40 --out $(DEMO_WS)/testset.jsonl --workspace $(DEMO_WS)
 	$(BIN)/graphgate eval $(DEMO_WS)/testset.jsonl --modes vector,local,hybrid --out $(DEMO_WS)/eval \
 	  --html $(DEMO_WS)/eval/report.html --workspace $(DEMO_WS)
+	@# The gates report quality; a FAIL verdict is shown, not a reason for the demo to stop.
+	-$(BIN)/graphgate gates --workspace $(DEMO_WS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

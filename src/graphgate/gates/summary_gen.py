@@ -15,13 +15,23 @@ from graphgate.gates.context import GateContext
 from graphgate.index.summarize import relation_sentence
 from graphgate.query.answer import content_words
 
-_CLAIM_SPLIT = re.compile(r"(?<=[.!?…])\s+")
+_TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*$")
 # Sibling groups larger than this are compared on their highest-rated reports only.
 _MAX_SIBLINGS = 200
 
 
 def summary_claims(text: str) -> list[str]:
-    return [c.strip() for c in _CLAIM_SPLIT.split(text) if c.strip()]
+    """The summary cut after every word that ends a sentence (closing quotes included)."""
+    claims: list[str] = []
+    current: list[str] = []
+    for word in text.split():
+        current.append(word)
+        if _TERMINAL.search(word):
+            claims.append(" ".join(current))
+            current = []
+    if current:
+        claims.append(" ".join(current))
+    return claims
 
 
 def _supported(words: set[str], sources: list[set[str]]) -> bool:

@@ -37,6 +37,14 @@ def _squash(text: str) -> str:
     return " ".join(text.split())
 
 
+_TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*$")
+
+
+def _terminated(text: str) -> str:
+    """A claim ends like a sentence, so the summary splits back into the same claims."""
+    return text if _TERMINAL.search(text) else text + "."
+
+
 def relation_sentence(source: str, predicate: str, target: str, weight: float) -> str:
     if predicate == COOCCURS:
         times = "once" if weight == 1 else f"{int(weight)} times"
@@ -131,6 +139,8 @@ class CommunitySummarizer:
             if sentence and sentence not in seen and chunk is not None:
                 seen.add(sentence)
                 claims.append({"text": sentence, "kind": "chunk", "ref": chunk, "chunk_id": chunk})
+        for claim in claims:
+            claim["text"] = _terminated(claim["text"])
         names = [by_id[e].name for e in central[:3]]
         title = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
         chunk_ids = sorted({c for m in community.members for c in by_id[m].chunk_ids})
