@@ -6,9 +6,9 @@ from collections import defaultdict
 
 from graphgate.evaluate.testset import TestCase
 from graphgate.index.resolve import normalise_name
-from graphgate.query.base import RetrievalResult, RetrievedEdge
+from graphgate.query.base import RetrievalResult
 from graphgate.query.loaded import LoadedIndex
-from graphgate.query.vector import chunk_hit, retrieved_entity
+from graphgate.query.vector import chunk_hit, retrieved_edge, retrieved_entity
 
 
 class IndexGoldContext:
@@ -34,19 +34,7 @@ class IndexGoldContext:
             return None
         keep = set(entity_ids)
         edges = [
-            RetrievedEdge(
-                r.id,
-                r.source_id,
-                idx.entities[r.source_id].name,
-                r.predicate,
-                r.target_id,
-                idx.entities[r.target_id].name,
-                r.weight,
-                r.chunk_ids,
-                1.0,
-                r.valid_from,
-                r.valid_to,
-            )
+            retrieved_edge(idx, r, 1.0)
             for i in sorted({i for e in entity_ids for i in idx.relations_of.get(e, [])})
             for r in [idx.relationships[i]]
             if r.source_id in keep and r.target_id in keep

@@ -41,6 +41,18 @@ def _fmt(stat: dict[str, Any] | None) -> str:
     return f"{stat['mean']:.3f}"
 
 
+def comparison_cell(entry: dict[str, Any]) -> str:
+    """A mode's mean, with its difference to the baseline and the interval when paired."""
+    if entry["mean"] is None:
+        return "—"
+    if "diff" not in entry:
+        return f"{entry['mean']:.3f}"
+    return (
+        f"{entry['mean']:.3f} ({entry['diff']:+.3f} "
+        f"[{entry['ci_low']:+.3f}, {entry['ci_high']:+.3f}])"
+    )
+
+
 def _bar(value: float | None, width: int = 20) -> str:
     if value is None:
         return ""
@@ -91,18 +103,7 @@ def print_comparison(comparison: dict[str, Any], console: Console) -> None:
         for mode in modes:
             table.add_column(mode, justify="right")
         for metric, row in metrics.items():
-            cells = []
-            for mode in modes:
-                e = row[mode]
-                if e["mean"] is None:
-                    cells.append("—")
-                elif "diff" in e:
-                    cells.append(
-                        f"{e['mean']:.3f} ({e['diff']:+.3f} [{e['ci_low']:+.3f}, "
-                        f"{e['ci_high']:+.3f}])"
-                    )
-                else:
-                    cells.append(f"{e['mean']:.3f}")
+            cells = [comparison_cell(row[mode]) for mode in modes]
             table.add_row(metric, *cells)
         console.print(table)
 
@@ -210,18 +211,7 @@ def _html_comparison(comparison: dict[str, Any]) -> str:
             + "</tr>"
         )
         for metric, row in metrics.items():
-            cells = []
-            for mode in modes:
-                c = row[mode]
-                if c["mean"] is None:
-                    cells.append("<td>—</td>")
-                elif "diff" in c:
-                    cells.append(
-                        f"<td>{c['mean']:.3f} ({c['diff']:+.3f} "
-                        f"[{c['ci_low']:+.3f}, {c['ci_high']:+.3f}])</td>"
-                    )
-                else:
-                    cells.append(f"<td>{c['mean']:.3f}</td>")
+            cells = [f"<td>{e(comparison_cell(row[mode]))}</td>" for mode in modes]
             parts.append(f"<tr><td>{e(metric)}</td>{''.join(cells)}</tr>")
         parts.append("</table>")
     return "".join(parts)

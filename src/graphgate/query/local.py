@@ -18,7 +18,7 @@ from graphgate.config import QuerySettings
 from graphgate.index.resolve import normalise_name
 from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.loaded import LoadedIndex
-from graphgate.query.vector import chunk_hit, retrieved_entity
+from graphgate.query.vector import chunk_hit, retrieved_edge, retrieved_entity
 
 _WORD = re.compile(r"\w+(?:['’]\w+)*")
 _MAX_NGRAM = 6
@@ -163,19 +163,7 @@ class LocalRetriever:
             if r.source_id in keep and r.target_id in keep:
                 boost = _SVO_BOOST if r.kind == "svo" else 1.0
                 score = (walk[r.source_id] + walk[r.target_id]) * math.log1p(r.weight) * boost
-                edge = RetrievedEdge(
-                    r.id,
-                    r.source_id,
-                    idx.entities[r.source_id].name,
-                    r.predicate,
-                    r.target_id,
-                    idx.entities[r.target_id].name,
-                    r.weight,
-                    r.chunk_ids,
-                    score,
-                    r.valid_from,
-                    r.valid_to,
-                )
+                edge = retrieved_edge(idx, r, score)
                 scored.append((score, r.id, edge))
         scored.sort(key=lambda x: (-x[0], x[1]))
         return [e for _, _, e in scored[: self.settings.top_k_edges]]

@@ -5,14 +5,35 @@ from __future__ import annotations
 import time
 
 from graphgate.config import QuerySettings
-from graphgate.query.base import RetrievalResult, RetrievedChunk, RetrievedEntity
+from graphgate.query.base import (
+    RetrievalResult,
+    RetrievedChunk,
+    RetrievedEdge,
+    RetrievedEntity,
+)
 from graphgate.query.loaded import LoadedIndex
-from graphgate.types import Entity
+from graphgate.types import Entity, Relationship
 
 
 def chunk_hit(index: LoadedIndex, chunk_id: str, score: float) -> RetrievedChunk:
     c = index.chunks[chunk_id]
     return RetrievedChunk(c.id, c.doc_id, c.text, c.start, c.end, score)
+
+
+def retrieved_edge(index: LoadedIndex, r: Relationship, score: float) -> RetrievedEdge:
+    return RetrievedEdge(
+        r.id,
+        r.source_id,
+        index.entities[r.source_id].name,
+        r.predicate,
+        r.target_id,
+        index.entities[r.target_id].name,
+        r.weight,
+        r.chunk_ids,
+        score,
+        r.valid_from,
+        r.valid_to,
+    )
 
 
 def retrieved_entity(entity: Entity, score: float) -> RetrievedEntity:
