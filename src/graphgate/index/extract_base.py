@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from graphgate.types import Chunk, Mention, RawRelation
 
@@ -21,3 +21,7 @@ class Extractor(Protocol):
     name: str
 
     def extract(self, chunks: Sequence[Chunk], progress: Progress | None = None) -> Extraction: ...
+
+    def report(self) -> dict[str, Any]:
+        """What the last extraction cost and what went wrong (calls, failures), for the manifest."""
+        ...

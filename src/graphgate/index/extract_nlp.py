@@ -55,6 +55,18 @@ class NlpExtractor:
                 ) from exc
         return self._nlp
 
+    def report(self) -> dict[str, Any]:
+        return {}
+
+    def names(self, chunks: Sequence[Chunk]) -> list[list[str]]:
+        """Named entities per chunk (the LLM extractor's hints)."""
+        nlp = self._load()
+        out = []
+        for doc in nlp.pipe((c.text for c in chunks), batch_size=self.settings.batch_size):
+            names = [clean_name(e.text) for e in doc.ents if e.label_ in self._types]
+            out.append(list(dict.fromkeys(n for n in names if len(n) > 1)))
+        return out
+
     def extract(self, chunks: Sequence[Chunk], progress: Progress | None = None) -> Extraction:
         nlp = self._load()
         mentions: list[Mention] = []

@@ -53,7 +53,7 @@ def extract_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput
             "mentions": to_table(extraction.mentions, Mention),
             "raw_relations": to_table(extraction.relations, RawRelation),
         },
-        {"extractor": ctx.extractor.name},
+        {"extractor": ctx.extractor.name, **ctx.extractor.report()},
     )
 
 

@@ -1,0 +1,1 @@
+"""Chat models behind one interface: OpenAI-compatible and Anthropic, cached and counted."""

@@ -1,0 +1,53 @@
+"""The LLM interface and what every provider returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from graphgate.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+        )
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str
+    usage: Usage
+    model: str
+    finish_reason: str = "stop"
+    cached: bool = False
+    data: dict[str, Any] | None = field(default=None)  # structured output, when requested
+
+
+@dataclass(frozen=True)
+class Request:
+    """One call: a system prompt, a user prompt and, optionally, a JSON schema to answer in."""
+
+    system: str
+    user: str
+    schema: dict[str, Any] | None = None
+    schema_name: str = "answer"
+    max_tokens: int = 2048
+    temperature: float = 0.0
+
+
+class LLMError(ConfigError):
+    """A provider failed in a way retrying will not fix (auth, unknown model, bad request)."""
+
+
+class LLM(Protocol):
+    provider: str
+    model: str
+
+    def complete(self, request: Request) -> Completion: ...

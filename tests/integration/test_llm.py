@@ -1,0 +1,190 @@
+"""LLM providers, cache, accounting and the LLM extractor against a fake server on loopback."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphgate import Workspace
+from graphgate.config import LLMSettings, ModelPrice
+from graphgate.llm.anthropic import AnthropicLLM
+from graphgate.llm.base import LLMError, Request
+from graphgate.llm.client import LLMClient, ResponseCache
+from graphgate.llm.openai_compat import OpenAICompatibleLLM
+from tests.llm_fake import FakeModel, fake_model_server
+
+SECRET = "sk-test-secret-0123456789"
+
+
+@pytest.fixture()
+def server() -> Iterator[tuple[str, FakeModel]]:
+    with fake_model_server() as pair:
+        yield pair
+
+
+def _settings(url: str, provider: str = "openai", **kw: Any) -> LLMSettings:
+    base = url + ("/v1" if provider == "openai" else "")
+    return LLMSettings(
+        provider=provider, base_url=base, model="fake-1", api_key=SECRET, backoff_s=0.0, **kw
+    )  # type: ignore[arg-type]
+
+
+REQUEST = Request("system", "Text:\nAlice Smith met Bob Jones in Paris.", None)
+
+
+def test_openai_retries_rate_limits_and_server_errors(server: tuple[str, FakeModel]) -> None:
+    url, model = server
+    model.script = ["429", "500", "ok"]
+    completion = OpenAICompatibleLLM(_settings(url)).complete(REQUEST)
+    assert len(model.calls) == 3 and "Alice Smith" in completion.text
+    assert completion.usage.prompt_tokens > 0
+    assert model.calls[0]["headers"]["authorization"] == f"Bearer {SECRET}"
+
+
+def test_auth_and_missing_model_errors_name_the_fix(server: tuple[str, FakeModel]) -> None:
+    url, model = server
+    model.script = ["401"]
+    with pytest.raises(LLMError, match="API key") as exc:
+        OpenAICompatibleLLM(_settings(url)).complete(REQUEST)
+    assert "GRAPHGATE_LLM__API_KEY" in exc.value.fix
+    model.script = ["404"]
+    with pytest.raises(LLMError, match="unknown model"):
+        AnthropicLLM(_settings(url, "anthropic")).complete(REQUEST)
+    model.script = ["500"] * 10
+    with pytest.raises(LLMError, match="HTTP 500"):
+        OpenAICompatibleLLM(_settings(url, max_retries=2)).complete(REQUEST)
+
+
+def test_anthropic_structured_output_through_tool_use(server: tuple[str, FakeModel]) -> None:
+    url, model = server
+    request = Request(
+        "system", "Text:\nAlice Smith met Bob Jones.", {"type": "object"}, "record_graph"
+    )
+    completion = AnthropicLLM(_settings(url, "anthropic")).complete(request)
+    assert completion.data is not None and completion.data["entities"][0]["name"] == "Alice Smith"
+    sent = model.calls[0]
+    assert sent["path"] == "/v1/messages" and sent["headers"]["x-api-key"] == SECRET
+    assert sent["body"]["tool_choice"] == {"type": "tool", "name": "record_graph"}
+
+
+def test_cache_makes_a_repeat_free_and_costs_are_counted(
+    server: tuple[str, FakeModel], tmp_path: Path
+) -> None:
+    url, model = server
+    settings = _settings(
+        url, prices={"fake-1": ModelPrice(input_per_mtok=1.0, output_per_mtok=2.0)}
+    )
+    client = LLMClient(OpenAICompatibleLLM(settings), settings, ResponseCache(tmp_path / "c.db"))
+    first = client.complete(REQUEST)
+    second = client.complete(REQUEST)
+    assert len(model.calls) == 1 and second.cached and second.text == first.text
+    acc = client.accounting.as_dict()
+    assert acc["calls"] == 1 and acc["cached"] == 1 and acc["cost"] > 0
+    assert SECRET not in (tmp_path / "c.db").read_bytes().decode("latin-1")
+    model.script = ["truncated"]
+    truncated = client.complete(Request("s", "Text:\nCarl Berg met Dana Holt.", None))
+    assert truncated.finish_reason == "length"
+    client.complete(Request("s", "Text:\nCarl Berg met Dana Holt.", None))
+    assert len(model.calls) == 3  # a truncated answer is never cached
+
+
+def _llm_workspace(path: Path, url: str, **extra: Any) -> Workspace:
+    return Workspace(
+        path,
+        extract={"extractor": "llm"},
+        llm={
+            "provider": "openai",
+            "base_url": url + "/v1",
+            "model": "fake-1",
+            "api_key": SECRET,
+            "backoff_s": 0.0,
+            "concurrency": 2,
+            **extra,
+        },
+    )
+
+
+def test_llm_extractor_indexes_counts_repairs_and_caches(
+    server: tuple[str, FakeModel], small_corpus: Path, tmp_path: Path
+) -> None:
+    url, model = server
+    # chunk 1: malformed but repairable; chunk 2: garbage, then garbage again on the retry
+    model.script = ["malformed", "garbage", "garbage", "429", "slow"]
+    with _llm_workspace(tmp_path / "ws", url, concurrency=1) as ws:  # scripted order
+        report = ws.index(small_corpus)
+        info = next(s for s in report.stages if s.name == "extract").info
+        assert info["extractor"] == "llm"
+        assert info["repaired"] >= 1 and info["retried"] >= 1 and info["failed_chunks"] == 1
+        assert info["llm"]["calls"] >= 3 and info["llm"]["prompt_tokens"] > 0
+        assert report.counts["Entity"] > 0 and report.counts["RELATED"] > 0
+        answer = ws.query("Who met Bob Cratchit?", mode="hybrid")
+        assert answer.citations
+        manifest_text = (ws.runs.current().path / "manifest.json").read_text()
+        assert json.loads(manifest_text)["settings"]["llm"]["api_key"] == "***"
+        for file in ws.runs.current().path.rglob("*"):
+            if file.is_file():
+                assert SECRET.encode() not in file.read_bytes(), file
+    calls_after_first = len(model.calls)
+    with _llm_workspace(tmp_path / "ws", url) as ws:
+        again = ws.index(small_corpus)
+        info = next(s for s in again.stages if s.name == "extract").info
+    assert len(model.calls) == calls_after_first + 1  # only the failed chunk is asked again
+    assert info["llm"]["calls"] == 1 and info["llm"]["cached"] >= 2
+
+
+def test_index_query_eval_path_against_the_fake_server(
+    server: tuple[str, FakeModel], small_corpus: Path, tmp_path: Path
+) -> None:
+    url, _ = server
+    from graphgate.evaluate.run import evaluate
+    from graphgate.evaluate.testset import TestCase, write_testset
+
+    testset = tmp_path / "t.jsonl"
+    write_testset(
+        [
+            TestCase(
+                id="1",
+                question="Who is Fred Holywell?",
+                question_type="single_hop",
+                answer="Fred Holywell",
+                gold_entities=["Fred Holywell"],
+            )
+        ],
+        testset,
+    )
+    with _llm_workspace(tmp_path / "ws", url) as ws:
+        ws.index(small_corpus)
+        outcome = evaluate(ws, testset, ["vector", "hybrid"], tmp_path / "eval")
+        assert len(outcome.records) == 2
+        assert (
+            outcome.summary["modes"]["hybrid"]["overall"]["metrics"]["entity_recall"]["measured"]
+            == 1
+        )
+
+
+def test_estimate_before_spending(small_corpus: Path, tmp_path: Path) -> None:
+    ws = Workspace(
+        tmp_path / "ws",
+        extract={"extractor": "llm"},
+        llm={"model": "m", "prices": {"m": {"input_per_mtok": 2.0, "output_per_mtok": 4.0}}},
+    )
+    numbers = ws.estimate(small_corpus)
+    assert numbers["chunks"] == 3 and numbers["calls"] == 3
+    assert numbers["prompt_tokens"] > 0 and numbers["cost"] == pytest.approx(
+        (numbers["prompt_tokens"] * 2 + numbers["completion_tokens"] * 4) / 1e6
+    )
+
+
+def test_no_provider_configured_is_a_clear_error(small_corpus: Path, tmp_path: Path) -> None:
+    from graphgate.errors import ConfigError
+
+    with (
+        Workspace(tmp_path / "ws", extract={"extractor": "llm"}) as ws,
+        pytest.raises(ConfigError, match="no LLM is configured"),
+    ):
+        ws.index(small_corpus)
+    assert ws.runs.current_id() is None

@@ -1,0 +1,152 @@
+"""A local fake model server on loopback that speaks the OpenAI chat-completions and Anthropic
+messages protocols, with scripted failures (429 + Retry-After, 500, malformed JSON, truncation,
+slow answers, auth and model errors). Its extractions come from the prompt's text."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+def extraction_for(text: str) -> dict[str, Any]:
+    """Capitalised word runs are entities; consecutive ones are related."""
+    body = text.split("Text:\n", 1)[-1]
+    names = list(dict.fromkeys(re.findall(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)+\b", body)))[:6]
+    entities = [
+        {"name": n, "type": "PERSON", "description": f"{n} appears in the text."} for n in names
+    ]
+    relations = [
+        {
+            "source": a,
+            "predicate": "appears with",
+            "target": b,
+            "weight": 0.5,
+            "valid_from": None,
+            "valid_to": None,
+            "description": f"{a} and {b}.",
+        }
+        for a, b in itertools.pairwise(names)
+    ]
+    return {"entities": entities, "relationships": relations}
+
+
+class FakeModel:
+    def __init__(self) -> None:
+        self.script: list[str] = []
+        self.calls: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+
+    def next_behaviour(self) -> str:
+        with self.lock:
+            return self.script.pop(0) if self.script else "ok"
+
+
+def _handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def _send(self, code: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+            raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(raw)))
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(raw)
+
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            with model.lock:
+                model.calls.append(
+                    {
+                        "path": self.path,
+                        "headers": {k.lower(): v for k, v in self.headers.items()},
+                        "body": body,
+                    }
+                )
+            behaviour = model.next_behaviour()
+            if behaviour == "429":
+                return self._send(429, {"error": "rate limited"}, {"Retry-After": "0"})
+            if behaviour == "500":
+                return self._send(500, {"error": "boom"})
+            if behaviour == "401":
+                return self._send(401, {"error": "bad key"})
+            if behaviour == "404":
+                return self._send(404, {"error": "model not found"})
+            if behaviour == "slow":
+                time.sleep(0.3)
+            anthropic = self.path.endswith("/messages")
+            prompt = body["messages"][-1]["content"]
+            data = extraction_for(prompt)
+            text = json.dumps(data)
+            finish = "stop"
+            if behaviour == "malformed":  # repairable: fences, prose, trailing comma
+                text = "Sure! ```json\n" + text[:-1] + ",}\n```"
+            elif behaviour == "garbage":
+                text = "I cannot do that."
+            elif behaviour == "truncated":
+                text, finish = text[: len(text) // 2], "length"
+            structured = behaviour == "ok" or behaviour == "slow"
+            usage_in, usage_out = len(prompt) // 4, len(text) // 4
+            if anthropic:
+                content: list[dict[str, Any]] = (
+                    [{"type": "tool_use", "id": "t1", "name": "record_graph", "input": data}]
+                    if structured and "tools" in body
+                    else [{"type": "text", "text": text}]
+                )
+                return self._send(
+                    200,
+                    {
+                        "id": "msg_1",
+                        "type": "message",
+                        "role": "assistant",
+                        "model": body["model"],
+                        "content": content,
+                        "stop_reason": "max_tokens" if finish == "length" else "end_turn",
+                        "usage": {"input_tokens": usage_in, "output_tokens": usage_out},
+                    },
+                )
+            return self._send(
+                200,
+                {
+                    "id": "chatcmpl-1",
+                    "object": "chat.completion",
+                    "model": body["model"],
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": finish,
+                            "message": {"role": "assistant", "content": text},
+                        }
+                    ],
+                    "usage": {
+                        "prompt_tokens": usage_in,
+                        "completion_tokens": usage_out,
+                        "total_tokens": usage_in + usage_out,
+                    },
+                },
+            )
+
+    return Handler
+
+
+@contextmanager
+def fake_model_server() -> Iterator[tuple[str, FakeModel]]:
+    model = FakeModel()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(model))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", model
+    finally:
+        server.shutdown()
+        server.server_close()
