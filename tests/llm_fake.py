@@ -15,6 +15,31 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 
+def report_for(prompt: str) -> dict[str, Any]:
+    lines = [x[2:] for x in prompt.splitlines() if x.startswith("- ")]
+    names = [x.split(" (", 1)[0] for x in lines]
+    summary = " ".join(x.split("): ", 1)[-1] for x in lines[:2])
+    return {
+        "title": " and ".join(names[:2]),
+        "summary": summary,
+        "rating": 5,
+        "key_entities": [{"name": n, "role": "member"} for n in names[:3]],
+    }
+
+
+def grade_for(prompt: str) -> dict[str, Any]:
+    gold = re.search(r"Gold answer: (.*)", prompt)
+    answer = re.search(r"Answer to grade: (.*)", prompt, re.S)
+    ok = bool(gold and answer and gold.group(1).lower() in answer.group(1).lower())
+    return {"correct": ok, "reason": "gold answer present" if ok else "missing"}
+
+
+def answer_for(prompt: str) -> str:
+    passage = re.search(r"\[C1\] \([^)]*\) (.*?\.)", prompt, re.S)
+    first = " ".join(passage.group(1).split()) if passage else ""
+    return f"{first} [C1]" if first else "The context does not say."
+
+
 def extraction_for(text: str) -> dict[str, Any]:
     """Capitalised word runs are entities; consecutive ones are related."""
     body = text.split("Text:\n", 1)[-1]
@@ -86,8 +111,18 @@ def _handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
                 time.sleep(0.3)
             anthropic = self.path.endswith("/messages")
             prompt = body["messages"][-1]["content"]
-            data = extraction_for(prompt)
-            text = json.dumps(data)
+            schema = (
+                body.get("tool_choice", {}).get("name")
+                if anthropic
+                else body.get("response_format", {}).get("json_schema", {}).get("name")
+            )
+            if schema == "report":
+                data = report_for(prompt)
+            elif schema == "grade":
+                data = grade_for(prompt)
+            else:
+                data = extraction_for(prompt)
+            text = answer_for(prompt) if prompt.startswith("Context:") else json.dumps(data)
             finish = "stop"
             if behaviour == "malformed":  # repairable: fences, prose, trailing comma
                 text = "Sure! ```json\n" + text[:-1] + ",}\n```"

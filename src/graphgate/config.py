@@ -82,6 +82,7 @@ class CommunitySettings(BaseModel):
     stability_seeds: int = Field(3, ge=1)
     # Communities smaller than this get no report: a lone entity has nothing to summarise.
     min_report_size: int = Field(2, ge=1)
+    summarizer: Literal["extractive", "llm"] = "extractive"
     report_entities: int = Field(5, ge=1)
     report_relationships: int = Field(5, ge=0)
     report_sentences: int = Field(3, ge=0)
@@ -118,6 +119,8 @@ class QuerySettings(BaseModel):
     # HotpotQA subset, doc recall@2: 0.5 -> 0.55, 1 -> 0.59, 2 -> 0.635, 3 -> 0.625, 4 -> 0.645.
     dense_weight: float = Field(2.0, ge=0.0)
     answer_sentences: int = Field(3, ge=1)
+    # extractive (offline) or llm (the configured model answers from the retrieved context only)
+    answerer: Literal["extractive", "llm"] = "extractive"
     # Global mode: the level whose report count fits this budget (the deepest that does).
     global_level: int | None = None
     global_budget: int = Field(40, ge=1)
@@ -158,6 +161,8 @@ class EvalSettings(BaseModel):
     warn_band: float = Field(0.10, ge=0.0)
     top_k: int = Field(10, ge=1)
     bootstrap_samples: int = Field(1000, ge=10)
+    judge: Literal["deterministic", "llm"] = "deterministic"
+    judge_trials: int = Field(1, ge=1)
 
 
 class ModelPrice(BaseModel):

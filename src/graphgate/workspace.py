@@ -12,6 +12,8 @@ from typing import Any
 from graphgate.config import Settings, load_settings
 from graphgate.embed import Embedder, build_embedder
 from graphgate.errors import ConfigError, GraphgateError
+from graphgate.evaluate.harness import Generator
+from graphgate.evaluate.judge import DeterministicJudge, Judge
 from graphgate.gates.context import GOLD_TRIPLES, read_gold_triples
 from graphgate.gates.runner import GatesReport, run_gates, set_baseline
 from graphgate.gates.runner import baseline_id as stored_baseline
@@ -54,6 +56,7 @@ class Status:
     problems: list[str] = field(default_factory=list)
     runs: int = 0
     communities: dict[str, dict[str, float]] = field(default_factory=dict)  # per level
+    llm: dict[str, Any] | None = None  # calls, tokens and cost the current run's index spent
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -103,6 +106,25 @@ class Workspace:
                 ResponseCache(self.path / LLM_CACHE),
             )
         return self._llm
+
+    def llm_usage(self) -> dict[str, Any] | None:
+        """Calls, tokens and cost of this workspace object's model use so far (None: none)."""
+        return self._llm.accounting.as_dict() if self._llm is not None else None
+
+    def answerer(self) -> Generator:
+        """The configured generator: extractive offline, or the LLM from retrieved context."""
+        if self.settings.query.answerer == "llm":
+            from graphgate.query.answer_llm import LLMAnswerer
+
+            return LLMAnswerer(self.llm_client())
+        return ExtractiveAnswerer(self.settings.query.answer_sentences)
+
+    def judge(self) -> Judge:
+        if self.settings.eval.judge == "llm":
+            from graphgate.evaluate.judge_llm import LLMJudge
+
+            return LLMJudge(self.llm_client(), self.settings.eval.judge_trials)
+        return DeterministicJudge()
 
     def estimate(self, corpus: Path | str) -> dict[str, Any]:
         """Calls, tokens and cost of indexing ``corpus`` with the LLM extractor, before any call.
@@ -165,8 +187,16 @@ class Workspace:
             settings=self.settings.public_dump(),
             stage_names=PIPELINES[pipeline].stage_names(),
         )
+        uses_llm = "llm" in (self.settings.extract.extractor, self.settings.communities.summarizer)
         ctx = IndexContext(
-            self.settings, Path(corpus), run, self.embedder, self.extractor, previous, progress
+            self.settings,
+            Path(corpus),
+            run,
+            self.embedder,
+            self.extractor,
+            previous,
+            progress,
+            self.llm_client() if uses_llm else None,
         )
         started = time.perf_counter()
         try:
@@ -189,6 +219,7 @@ class Workspace:
             load_problems=problems,
             counts=counts,
             embedding={"model": self.embedder.model, "dimension": self.embedder.dimension},
+            llm=self._llm.accounting.as_dict() if self._llm is not None else None,
         )
         self.runs.set_current(run)
         self._close_loaded()
@@ -255,9 +286,7 @@ class Workspace:
         retriever = self.retriever(mode)
         result = retriever.retrieve(question, top_k)
         retrieved = time.perf_counter()
-        answer = ExtractiveAnswerer(self.settings.query.answer_sentences).answer(
-            result, self.loaded().run.run_id
-        )
+        answer = self.answerer().answer(result, self.loaded().run.run_id)
         done = time.perf_counter()
         answer.timings_ms = {
             **{f"retrieve.{k}": v for k, v in result.timings_ms.items()},
@@ -304,6 +333,7 @@ class Workspace:
                 for level, sizes in sorted(by_level.items())
             }
         return Status(
+            llm=manifest.get("llm"),
             communities=levels,
             workspace=str(self.path),
             current_run=run_id,

@@ -59,6 +59,13 @@ def test_auth_and_missing_model_errors_name_the_fix(server: tuple[str, FakeModel
         OpenAICompatibleLLM(_settings(url, max_retries=2)).complete(REQUEST)
 
 
+def test_a_slow_answer_times_out_with_a_clear_error(server: tuple[str, FakeModel]) -> None:
+    url, model = server
+    model.script = ["slow"]
+    with pytest.raises(LLMError, match="cannot reach"):
+        OpenAICompatibleLLM(_settings(url, timeout_s=0.05, max_retries=0)).complete(REQUEST)
+
+
 def test_anthropic_structured_output_through_tool_use(server: tuple[str, FakeModel]) -> None:
     url, model = server
     request = Request(
@@ -188,3 +195,57 @@ def test_no_provider_configured_is_a_clear_error(small_corpus: Path, tmp_path: P
     ):
         ws.index(small_corpus)
     assert ws.runs.current_id() is None
+
+
+def test_llm_everywhere_index_summaries_answers_judge(
+    server: tuple[str, FakeModel], small_corpus: Path, tmp_path: Path
+) -> None:
+    url, model = server
+    from graphgate.evaluate.run import evaluate
+    from graphgate.evaluate.testset import TestCase, write_testset
+
+    testset = tmp_path / "t.jsonl"
+    write_testset(
+        [
+            TestCase(
+                id="1",
+                question="Who does Bob Cratchit work for?",
+                question_type="single_hop",
+                answer="Ebenezer Scrooge",
+            )
+        ],
+        testset,
+    )
+    llm = {
+        "provider": "anthropic",
+        "base_url": url,
+        "model": "fake-2",
+        "api_key": SECRET,
+        "backoff_s": 0.0,
+    }
+    options: dict[str, Any] = {
+        "extract": {"extractor": "llm"},
+        "llm": llm,
+        "communities": {"summarizer": "llm"},
+        "query": {"answerer": "llm"},
+        "eval": {"judge": "llm"},
+    }
+    with Workspace(tmp_path / "ws", **options) as ws:
+        report = ws.index(small_corpus)
+        summarize = next(s for s in report.stages if s.name == "summarize")
+        assert summarize.info["summarizer"] == "llm" and summarize.info["failed_reports"] == 0
+        assert ws.status().llm is not None and ws.status().llm["calls"] > 0  # type: ignore[index]
+        reports = ws.runs.current().read_artifact("community_reports").to_pylist()
+        assert reports and all(json.loads(r["claims_json"])[0]["chunk_id"] for r in reports)
+        answer = ws.query("Who does Bob Cratchit work for?", mode="hybrid")
+        assert answer.generator == "llm:fake-2" and "[C1]" in answer.answer
+        assert answer.citations and answer.citations[0].chunk_id == answer.retrieval.chunks[0].id
+        outcome = evaluate(ws, testset, ["hybrid"], tmp_path / "eval")
+        assert outcome.summary["judge"] == "llm:fake-2" and outcome.summary["llm"]["calls"] > 0
+        gen = next(g for g in ws.gates().results if g.gate == "gen")
+        assert gen.metrics["llm_calls"] and gen.metrics["llm_calls"] > 0
+    calls = len(model.calls)
+    with Workspace(tmp_path / "ws", **options) as ws:
+        ws.index(small_corpus)
+        ws.query("Who does Bob Cratchit work for?", mode="hybrid")
+    assert len(model.calls) == calls  # an identical second run makes zero provider calls

@@ -139,6 +139,12 @@ def status(
         out.print(f"workspace {st.workspace}  run {st.current_run}  ({st.runs} runs)")
         out.print("counts: " + ", ".join(f"{k}={v}" for k, v in st.counts.items()))
         out.print(f"embedding: {st.embedding}")
+        if st.llm:
+            out.print(
+                f"llm: {st.llm['calls']} calls, {st.llm['cached']} cached, "
+                f"{st.llm['prompt_tokens']}+{st.llm['completion_tokens']} tokens, "
+                f"cost {st.llm['cost']}"
+            )
         for level, stats in st.communities.items():
             out.print(
                 f"communities level {level}: {stats['count']} "

@@ -11,11 +11,9 @@ from typing import Any
 from graphgate.errors import IndexMissingError
 from graphgate.evaluate.gold import IndexGoldContext
 from graphgate.evaluate.harness import SUMMARY, EvalHarness
-from graphgate.evaluate.judge import DeterministicJudge
 from graphgate.evaluate.summary import compare, latency_summary, summarize
 from graphgate.evaluate.testset import load_testset
 from graphgate.gates.context import EVAL_SUMMARY
-from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.workspace import Workspace
 
 GRAPH_MODES = {"local", "graph", "hybrid", "global"}
@@ -60,8 +58,8 @@ def evaluate(
     settings = ws.settings.eval
     harness = EvalHarness(
         {m: ws.retriever(m) for m in modes},
-        ExtractiveAnswerer(ws.settings.query.answer_sentences),
-        DeterministicJudge(),
+        ws.answerer(),
+        ws.judge(),
         settings,
         IndexGoldContext(ws.loaded()),
         run_id=ws.loaded().run.run_id,
@@ -76,6 +74,8 @@ def evaluate(
     summary["run_id"] = ws.loaded().run.run_id
     summary["testset"] = str(testset)
     summary["generator"] = harness.generator.name
+    summary["judge"] = harness.judge.name
+    summary["llm"] = ws.llm_usage()
     text = json.dumps(summary, indent=2, sort_keys=True)
     (out_dir / SUMMARY).write_text(text)
     # The Gen Eval gate reads the latest evaluation of the run it scored.

@@ -157,7 +157,8 @@ class GenGate:
             return None if value is None else float(value)
 
         latency = summary.get("latency_ms", {}).get(mode, {})
-        offline = summary.get("generator") == "extractive"
+        llm = summary.get("llm") or {}
+        offline = summary.get("generator") == "extractive" and not llm
         metrics: dict[str, float | None] = {
             "faithfulness": mean("grounding"),
             "answer_correctness": mean("answer_correctness"),
@@ -165,9 +166,11 @@ class GenGate:
             "rouge_l": mean("rouge_l"),
             "latency_p50_ms": latency.get("p50"),
             "latency_p95_ms": latency.get("p95"),
-            # An extractive generator makes no model calls: zero, not unmeasured.
-            "llm_calls": 0.0 if offline else None,
-            "tokens": 0.0 if offline else None,
-            "cost": 0.0 if offline else None,
+            # An extractive generator with no judge model makes no calls: zero, not unmeasured.
+            "llm_calls": float(llm["calls"]) if llm else (0.0 if offline else None),
+            "tokens": float(llm["prompt_tokens"] + llm["completion_tokens"])
+            if llm
+            else (0.0 if offline else None),
+            "cost": float(llm["cost"]) if llm else (0.0 if offline else None),
         }
         return GateResult(self.name, metrics, {"mode": mode, "testset": summary.get("testset")})

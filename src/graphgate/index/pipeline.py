@@ -35,6 +35,7 @@ class IndexContext:
     extractor: Extractor
     previous_documents: dict[str, Document] = field(default_factory=dict)
     progress: ProgressFactory = no_progress
+    llm: Any = None  # an LLMClient when a stage is configured to use the model
 
 
 @dataclass(frozen=True)

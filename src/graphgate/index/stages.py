@@ -132,13 +132,22 @@ def communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOu
 
 
 def summarize_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
-    reports = CommunitySummarizer(ctx.settings.communities).summarize(
+    summarizer: Any = CommunitySummarizer(ctx.settings.communities)
+    if ctx.settings.communities.summarizer == "llm":
+        from graphgate.index.summarize_llm import LlmCommunitySummarizer
+
+        summarizer = LlmCommunitySummarizer(ctx.settings.communities, ctx.llm)
+    reports = summarizer.summarize(
         from_table(tables["communities"], Community),
         from_table(tables["entities"], Entity),
         from_table(tables["relationships"], Relationship),
         from_table(tables["chunks"], Chunk),
     )
-    return StageOutput({"community_reports": to_table(reports, CommunityReport)})
+    info = {
+        "summarizer": ctx.settings.communities.summarizer,
+        "failed_reports": getattr(summarizer, "failed", 0),
+    }
+    return StageOutput({"community_reports": to_table(reports, CommunityReport)}, info)
 
 
 def embed_communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:

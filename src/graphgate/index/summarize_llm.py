@@ -1,0 +1,119 @@
+"""Community reports written by the configured model, grounded in the member subgraph only.
+
+Each sentence of the model's summary becomes a claim tied to the member chunk that supports it
+best, so global mode can cite it and the Summary Eval gate can check it."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from graphgate.config import CommunitySettings
+from graphgate.index.summarize import relation_sentence
+from graphgate.llm.base import LLMError, Request
+from graphgate.llm.client import LLMClient
+from graphgate.query.answer import content_words
+from graphgate.types import Chunk, Community, CommunityReport, Entity, Relationship
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "title": {"type": "string"},
+        "summary": {"type": "string"},
+        "rating": {"type": "number"},
+        "key_entities": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "role": {"type": "string"}},
+            },
+        },
+    },
+    "required": ["title", "summary"],
+}
+SYSTEM = (
+    "Write a short report about a group of related entities, using only the facts given. "
+    "Title: a few words. Summary: 2-5 sentences. Rating: importance 0-10. Key entities: "
+    "name and role. Do not add facts that are not given."
+)
+
+
+class LlmCommunitySummarizer:
+    def __init__(self, settings: CommunitySettings, client: LLMClient) -> None:
+        self.settings = settings
+        self.client = client
+        self.failed = 0
+
+    def summarize(
+        self,
+        communities: Sequence[Community],
+        entities: Sequence[Entity],
+        relationships: Sequence[Relationship],
+        chunks: Sequence[Chunk],
+    ) -> list[CommunityReport]:
+        by_id = {e.id: e for e in entities}
+        words = {c.id: set(content_words(c.text)) for c in chunks}
+        touching: dict[str, list[Relationship]] = defaultdict(list)
+        for r in relationships:
+            touching[r.source_id].append(r)
+        todo = [c for c in communities if c.size >= self.settings.min_report_size]
+        reports = self.client.parallel(lambda c: self._one(c, by_id, touching, words), todo)
+        return [r for r in reports if r is not None]
+
+    def _one(
+        self,
+        community: Community,
+        by_id: dict[str, Entity],
+        touching: dict[str, list[Relationship]],
+        words: dict[str, set[str]],
+    ) -> CommunityReport | None:
+        members = set(community.members)
+        lines = [
+            f"- {by_id[m].name} ({by_id[m].type}): {by_id[m].description}"
+            for m in community.members[:30]
+        ]
+        internal = [r for m in community.members for r in touching[m] if r.target_id in members]
+        lines += [
+            relation_sentence(
+                by_id[r.source_id].name, r.predicate, by_id[r.target_id].name, r.weight
+            )
+            for r in sorted(internal, key=lambda r: -r.weight)[:30]
+        ]
+        try:
+            completion = self.client.complete(
+                Request(SYSTEM, "\n".join(lines), SCHEMA, "report", 1024, 0.0)
+            )
+            data = completion.data or json.loads(completion.text)
+            title, summary = str(data["title"]), str(data["summary"])
+        except (LLMError, KeyError, TypeError, json.JSONDecodeError):
+            self.failed += 1
+            return None
+        chunk_ids = sorted({c for m in community.members for c in by_id[m].chunk_ids})
+        claims = []
+        for sentence in (s.strip() for s in summary.replace("\n", " ").split(". ") if s.strip()):
+            text = sentence if sentence.endswith((".", "!", "?")) else sentence + "."
+            claim_words = set(content_words(text))
+            best = max(
+                chunk_ids, key=lambda c: (len(claim_words & words.get(c, set())), c), default=None
+            )
+            claims.append({"text": text, "kind": "llm", "ref": community.id, "chunk_id": best})
+        rating = float(data.get("rating", 0.0) or 0.0)
+        key_entities = [
+            f"{k.get('name')} ({k.get('role')})"
+            for k in data.get("key_entities", [])
+            if isinstance(k, dict)
+        ]
+        return CommunityReport(
+            community_id=community.id,
+            level=community.level,
+            title=title,
+            summary=" ".join(str(c["text"]) for c in claims),
+            key_entities=key_entities,
+            key_relationships=[],
+            rating=max(0.0, min(10.0, rating)),
+            chunk_ids=chunk_ids,
+            doc_ids=sorted({d for m in community.members for d in by_id[m].doc_ids}),
+            claims_json=json.dumps(claims, ensure_ascii=False),
+        )

@@ -1,0 +1,75 @@
+"""Answers written by the configured model from the retrieved context alone, citing it inline."""
+
+from __future__ import annotations
+
+import re
+
+from graphgate.llm.base import Request
+from graphgate.llm.client import LLMClient
+from graphgate.query.base import Answer, Citation, RetrievalResult
+
+SYSTEM = (
+    "Answer the question using only the context. Cite every statement with the marker of the "
+    "passage or report it comes from, like [C1] or [K2]. If the context does not answer the "
+    "question, say so."
+)
+_MARKER = re.compile(r"\[(C|K)(\d+)\]")
+
+
+class LLMAnswerer:
+    def __init__(self, client: LLMClient, max_tokens: int = 512) -> None:
+        self.client = client
+        self.max_tokens = max_tokens
+        self.name = f"llm:{client.llm.model}"
+
+    def prompt(self, result: RetrievalResult) -> str:
+        parts = [f"[C{i}] ({c.doc_id}) {c.text}" for i, c in enumerate(result.chunks, start=1)]
+        for i, k in enumerate(result.communities, start=1):
+            points = " ".join(p.text for p in k.points)
+            parts.append(f"[K{i}] (community {k.title}) {points}")
+        facts = [
+            f"{e.source} {e.predicate.replace('_', ' ')} {e.target}" for e in result.edges[:10]
+        ]
+        if facts:
+            parts.append("Facts: " + "; ".join(facts))
+        return "Context:\n" + "\n\n".join(parts) + f"\n\nQuestion: {result.question}"
+
+    def answer(self, result: RetrievalResult, run_id: str) -> Answer:
+        completion = self.client.complete(
+            Request(SYSTEM, self.prompt(result), None, "answer", self.max_tokens, 0.0)
+        )
+        citations: list[Citation] = []
+        seen: dict[str, int] = {}
+        for kind, number in _MARKER.findall(completion.text):
+            key = f"{kind}{number}"
+            index = int(number) - 1
+            if key in seen:
+                continue
+            if kind == "C" and 0 <= index < len(result.chunks):
+                c = result.chunks[index]
+                citations.append(
+                    Citation(len(citations) + 1, c.id, c.doc_id, c.start, c.end, c.text)
+                )
+            elif kind == "K" and 0 <= index < len(result.communities) and result.chunks:
+                k = result.communities[index]
+                chunk = next(
+                    (c for c in result.chunks if any(p.chunk_id == c.id for p in k.points)),
+                    result.chunks[0],
+                )
+                citations.append(
+                    Citation(
+                        len(citations) + 1,
+                        chunk.id,
+                        chunk.doc_id,
+                        chunk.start,
+                        chunk.end,
+                        chunk.text,
+                        k.id,
+                    )
+                )
+            else:
+                continue
+            seen[key] = citations[-1].marker
+        return Answer(
+            result.question, result.mode, completion.text, citations, result, self.name, run_id
+        )
