@@ -7,6 +7,7 @@ import typer
 from graphgate.cli import engine as engine_commands
 from graphgate.cli import evaluation as evaluation_commands
 from graphgate.cli import gates as gate_commands
+from graphgate.cli import serving as serving_commands
 
 
 def build_app() -> typer.Typer:
@@ -18,6 +19,7 @@ def build_app() -> typer.Typer:
     engine_commands.register(app)
     evaluation_commands.register(app)
     gate_commands.register(app)
+    serving_commands.register(app)
     return app
 
 

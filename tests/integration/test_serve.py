@@ -1,0 +1,214 @@
+"""The HTTP API over real loopback HTTP, /metrics parsed, and the MCP server through the SDK."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+import uvicorn
+from prometheus_client.parser import text_string_to_metric_families
+
+from graphgate.serve.http import create_app
+from graphgate.serve.service import Service
+
+TOKEN = "write-token-123"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture()
+def api(small_workspace_path: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    ws_path = tmp_path / "ws"
+    shutil.copytree(small_workspace_path, ws_path)
+    service = Service(ws_path, TOKEN)
+    port = _free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="error")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.TransportError:
+            time.sleep(0.05)
+    yield base, ws_path
+    server.should_exit = True
+    thread.join(timeout=10)
+    service.close()
+
+
+def test_query_status_runs_gates_and_schema(api: tuple[str, Path]) -> None:
+    base, _ = api
+    with httpx.Client(base_url=base, timeout=30) as client:
+        out = client.post(
+            "/query", json={"question": "Who does Bob Cratchit work for?", "mode": "local"}
+        ).json()
+        assert out["mode"] == "local" and out["citations"] and out["entities"]
+        assert set(out) >= {"answer", "citations", "entities", "edges", "chunks", "timings_ms"}
+        status = client.get("/status").json()
+        assert status["healthy"] and status["counts"]["Document"] == 3
+        assert client.get("/runs").json()[0]["verdict"] in {"PASS", "WARN", "FAIL", "UNMEASURED"}
+        assert len(client.get("/gates").json()["gates"]) == 8
+        schema = client.get("/openapi.json").json()
+        assert "/query" in schema["paths"]
+        assert "501" in schema["paths"]["/documents/{doc_id}"]["delete"]["responses"]
+
+
+def test_bad_requests_get_4xx_and_change_nothing(api: tuple[str, Path]) -> None:
+    base, ws_path = api
+    before = (ws_path / "CURRENT").read_text()
+    with httpx.Client(base_url=base, timeout=30) as client:
+        assert (
+            client.post(
+                "/query", content=b"{not json", headers={"Content-Type": "application/json"}
+            ).status_code
+            == 422
+        )
+        assert client.post("/query", json={"question": "x" * 10_000_000}).status_code == 413
+        assert client.post("/query", json={"question": "x" * 5000}).status_code == 422
+        assert client.post("/query", json={"question": "hi", "mode": "psychic"}).status_code == 422
+        docs = {"documents": [{"id": "n", "text": "New text."}]}
+        assert client.post("/documents", json=docs).status_code == 401
+        assert (
+            client.post(
+                "/documents", json=docs, headers={"Authorization": "Bearer wrong"}
+            ).status_code
+            == 401
+        )
+        assert (
+            client.delete("/documents/x", headers={"Authorization": f"Bearer {TOKEN}"}).status_code
+            == 501
+        )
+        injection = "x' }) MATCH (n) DETACH DELETE n //"
+        out = client.post("/query", json={"question": injection, "mode": "graph"})
+        assert out.status_code == 200
+        assert client.get("/status").json()["counts"]["Document"] == 3
+    assert (ws_path / "CURRENT").read_text() == before
+
+
+def test_documents_index_in_the_background_while_queries_answer(api: tuple[str, Path]) -> None:
+    base, ws_path = api
+    before = (ws_path / "CURRENT").read_text()
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    with httpx.Client(base_url=base, timeout=60) as client:
+        job = client.post(
+            "/documents",
+            headers=headers,
+            json={
+                "documents": [
+                    {
+                        "id": "belle.txt",
+                        "title": "Belle",
+                        "text": "Belle Fairfax married Edward Hunt.",
+                    }
+                ]
+            },
+        )
+        assert job.status_code == 202
+        answered = 0
+        state = "queued"
+        deadline = time.time() + 120
+        while state in {"queued", "running"} and time.time() < deadline:
+            assert (
+                client.post(
+                    "/query", json={"question": "Who is Fred Holywell?", "mode": "vector"}
+                ).status_code
+                == 200
+            )
+            answered += 1
+            state = client.get(job.json()["poll"]).json()["state"]
+        assert state == "done" and answered >= 1
+        assert (ws_path / "CURRENT").read_text() != before
+        status = client.get("/status").json()
+        assert status["counts"]["Document"] == 4
+
+
+def test_metrics_parse_with_prometheus_client(api: tuple[str, Path]) -> None:
+    base, _ = api
+    with httpx.Client(base_url=base, timeout=30) as client:
+        client.post("/query", json={"question": "Who is Fred Holywell?", "mode": "hybrid"})
+        text = client.get("/metrics").text
+    families = {f.name: f for f in text_string_to_metric_families(text)}
+    assert families["graphgate_relationship_total"].samples[0].value > 0
+    types = {s.labels["entity_type"] for s in families["graphgate_entity_total"].samples}
+    assert "PERSON" in types
+    buckets = [
+        s
+        for s in families["graphgate_retrieval_duration_seconds"].samples
+        if s.name.endswith("_bucket") and s.labels["query_type"] == "hybrid"
+    ]
+    assert [b.labels["le"] for b in buckets][:2] == ["0.05", "0.1"] and buckets[-1].value == 1
+    assert families["graphgate_entity_coverage_ratio"].samples[0].value == 1.0
+    assert {s.labels["gate"] for s in families["graphgate_gate_verdict"].samples} >= {"data", "gen"}
+
+
+def test_mcp_server_over_stdio(small_workspace_path: Path, tmp_path: Path) -> None:
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    ws_path = tmp_path / "ws"
+    shutil.copytree(small_workspace_path, ws_path)
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "graphgate.cli", "mcp", "-w", str(ws_path)]
+    )
+
+    async def session() -> dict[str, dict[str, object]]:
+        out: dict[str, dict[str, object]] = {}
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            tools = {t.name for t in (await client.list_tools()).tools}
+            assert tools >= {
+                "get_server_status",
+                "query_graph",
+                "reingest_from_file",
+                "run_gates",
+                "evaluate",
+            }
+            for name, args in (
+                ("get_server_status", {}),
+                ("query_graph", {"query": "Who is Fred Holywell?"}),
+                ("run_gates", {}),
+            ):
+                result = await client.call_tool(name, args)
+                out[name] = json.loads(result.content[0].text)  # type: ignore[union-attr]
+        return out
+
+    out = anyio.run(session)
+    assert out["get_server_status"]["entities"] > 0
+    assert out["get_server_status"]["has_dimension_mismatch"] is False
+    assert out["query_graph"]["references"] and out["query_graph"]["entities"]
+    assert out["run_gates"]["verdict"] in {"PASS", "WARN", "FAIL"}
+
+
+def test_mcp_over_streamable_http_under_serve(api: tuple[str, Path]) -> None:
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    base, _ = api
+
+    async def session() -> dict[str, object]:
+        async with streamable_http_client(base + "/mcp") as streams:
+            read, write = streams[0], streams[1]
+            async with ClientSession(read, write) as client:
+                await client.initialize()
+                result = await client.call_tool("get_server_status", {})
+                return json.loads(result.content[0].text)  # type: ignore[union-attr,no-any-return]
+
+    status = anyio.run(session)
+    assert status["entities"] and status["has_dimension_mismatch"] is False
