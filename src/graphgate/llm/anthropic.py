@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from graphgate.config import LLMSettings
-from graphgate.llm.base import Completion, LLMError, Request, Usage
+from graphgate.llm.base import Completion, KeyedProvider, LLMError, Request, Usage
 from graphgate.llm.http import post_json
 
 API_VERSION = "2023-06-01"
 
 
-class AnthropicLLM:
+class AnthropicLLM(KeyedProvider):
     provider = "anthropic"
-
-    def __init__(self, settings: LLMSettings) -> None:
-        self.settings = settings
-        self.model = settings.model
-
-    def _key(self) -> str | None:
-        if self.settings.api_key is not None:
-            return self.settings.api_key.get_secret_value()
-        return os.environ.get("ANTHROPIC_API_KEY")
+    env_key = "ANTHROPIC_API_KEY"
 
     def complete(self, request: Request) -> Completion:
         s = self.settings

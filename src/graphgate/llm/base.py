@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from graphgate.config import LLMSettings
 from graphgate.errors import ConfigError
 
 
@@ -51,3 +53,19 @@ class LLM(Protocol):
     model: str
 
     def complete(self, request: Request) -> Completion: ...
+
+
+class KeyedProvider:
+    """Shared by the HTTP providers: settings, model, and the key from settings or ``env_key``."""
+
+    provider = ""
+    env_key = ""
+
+    def __init__(self, settings: LLMSettings) -> None:
+        self.settings = settings
+        self.model = settings.model
+
+    def _key(self) -> str | None:
+        if self.settings.api_key is not None:
+            return self.settings.api_key.get_secret_value()
+        return os.environ.get(self.env_key)

@@ -3,25 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
-from graphgate.config import LLMSettings
-from graphgate.llm.base import Completion, LLMError, Request, Usage
+from graphgate.llm.base import Completion, KeyedProvider, LLMError, Request, Usage
 from graphgate.llm.http import post_json
 
 
-class OpenAICompatibleLLM:
+class OpenAICompatibleLLM(KeyedProvider):
     provider = "openai"
-
-    def __init__(self, settings: LLMSettings) -> None:
-        self.settings = settings
-        self.model = settings.model
-
-    def _key(self) -> str | None:
-        if self.settings.api_key is not None:
-            return self.settings.api_key.get_secret_value()
-        return os.environ.get("OPENAI_API_KEY")
+    env_key = "OPENAI_API_KEY"
 
     def complete(self, request: Request) -> Completion:
         s = self.settings
