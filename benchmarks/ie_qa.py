@@ -14,23 +14,14 @@ from pathlib import Path
 
 from graphgate import Workspace
 from graphgate.datasets.ie import convert_ie
+from graphgate.gates.ie import GOLD_METRICS
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "ie"
 SETS = {
     "CoNLL04 test": SHARED / "conll04" / "conll04_test_triples.jsonl",
     "Re-DocRED dev": SHARED / "re_docred" / "dev_revised_triples.jsonl",
 }
-KEYS = (
-    "strict_precision",
-    "strict_recall",
-    "strict_f1",
-    "relaxed_precision",
-    "relaxed_recall",
-    "relaxed_f1",
-    "entity_precision",
-    "entity_recall",
-    "entity_f1",
-)
+KEYS = GOLD_METRICS
 
 
 def main() -> None:

@@ -79,7 +79,7 @@ def test_modularity_agrees_with_networkx() -> None:
     assert ig_graph.modularity(membership) == pytest.approx(unweighted, abs=1e-9)
 
 
-def test_null_model_is_seeded_and_below_planted_structure() -> None:
+def test_null_model_is_seeded_and_needs_edges() -> None:
     degrees = [3] * 60
     assert null_model_modularity(degrees, 1) == null_model_modularity(degrees, 1)
     assert null_model_modularity([0], 0) is None

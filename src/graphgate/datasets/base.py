@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,19 @@ def read_json(path: Path) -> Any:
         return json.loads(require(path).read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: malformed JSON ({exc.msg})", "check the file") from exc
+
+
+def read_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
+    """(zero-based line index, value) for every non-blank line; a bad line names its number."""
+    for index, line in enumerate(require(path).read_text(encoding="utf-8").splitlines()):
+        if not line.strip():
+            continue
+        try:
+            yield index, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"{path} line {index + 1}: malformed JSON ({exc.msg})", "check the file"
+            ) from exc
 
 
 def write_dataset(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from graphgate.datasets.base import ConvertedDataset, read_json, write_dataset
+from graphgate.datasets.base import ConvertedDataset, read_json, read_jsonl, write_dataset
 from graphgate.errors import InputError
 from graphgate.evaluate.testset import TestCase
 
@@ -36,9 +36,7 @@ def _questions_file(path: Path) -> tuple[Path, Path | None]:
 
 def _load_questions(path: Path) -> list[dict[str, Any]]:
     if path.suffix == ".jsonl":
-        import json
-
-        return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+        return [row for _, row in read_jsonl(path)]
     data = read_json(path)
     if not isinstance(data, list):
         raise InputError(f"{path}: expected a list of questions", "use the dataset's question file")

@@ -6,8 +6,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphgate.datasets.base import require
-from graphgate.errors import InputError
+from graphgate.datasets.base import read_jsonl
 
 
 @dataclass(frozen=True)
@@ -25,13 +24,7 @@ def convert_ie(path: Path, out_dir: Path) -> GoldSet:
     corpus, gold = out_dir / "corpus.jsonl", out_dir / "gold_triples.jsonl"
     docs = triples = 0
     with corpus.open("w", encoding="utf-8") as c_out, gold.open("w", encoding="utf-8") as g_out:
-        for number, line in enumerate(require(path).read_text(encoding="utf-8").splitlines()):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path} line {number + 1}: malformed JSON", "check it") from exc
+        for number, row in read_jsonl(path):
             doc_id = str(row.get("doc_id", row.get("orig_id", number)))
             c_out.write(
                 json.dumps(

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from graphgate.datasets.base import ConvertedDataset, require, write_dataset
-from graphgate.errors import InputError
+from graphgate.datasets.base import ConvertedDataset, read_jsonl, write_dataset
 from graphgate.evaluate.testset import TestCase
 
 
@@ -15,13 +13,7 @@ def convert_ramdocs(path: Path, out_dir: Path) -> ConvertedDataset:
     file = path if path.is_file() else path / "RAMDocs_test.jsonl"
     docs = []
     cases: list[TestCase] = []
-    for n, line in enumerate(require(file).read_text(encoding="utf-8").splitlines()):
-        if not line.strip():
-            continue
-        try:
-            q = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{file} line {n + 1}: malformed JSON", "check the file") from exc
+    for n, q in read_jsonl(file):
         case_id = f"ramdocs-{n:04d}"
         gold_docs = []
         for j, d in enumerate(q["documents"]):

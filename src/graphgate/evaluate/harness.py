@@ -46,15 +46,6 @@ class GoldContext(Protocol):
     def context(self, case: TestCase) -> RetrievalResult | None: ...
 
 
-def _rouge_l(prediction: str, gold: str | None) -> float | None:
-    if not gold:
-        return None
-    from rouge_score import rouge_scorer
-
-    scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=False)
-    return float(scorer.score(gold, prediction)["rougeL"].fmeasure)
-
-
 class EvalHarness:
     def __init__(
         self,
@@ -71,6 +62,16 @@ class EvalHarness:
         self.settings = settings
         self.gold = gold
         self.run_id = run_id
+        self._rouge: Any = None
+
+    def _rouge_l(self, prediction: str, gold: str | None) -> float | None:
+        if not gold:
+            return None
+        if self._rouge is None:  # built once: it is asked for every case
+            from rouge_score import rouge_scorer
+
+            self._rouge = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=False)
+        return float(self._rouge.score(gold, prediction)["rougeL"].fmeasure)
 
     def evaluate(self, case: TestCase, mode: str) -> dict[str, Any]:
         started = time.perf_counter()
@@ -81,7 +82,7 @@ class EvalHarness:
         answered_at = time.perf_counter()
         judgement = self.judge.judge(case, answer)
         metrics |= judgement.as_metrics()
-        metrics["rouge_l"] = _rouge_l(answer.answer, case.answer)
+        metrics["rouge_l"] = self._rouge_l(answer.answer, case.answer)
         failure = self._attribute(case, metrics, judgement.correct)
         return {
             "case_id": case.id,

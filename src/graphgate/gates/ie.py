@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
 
 from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext, Triple
 from graphgate.index.extract_nlp import COOCCURS
+
+# The metrics that need a gold set (UNMEASURED without one).
+GOLD_METRICS = tuple(
+    f"{kind}_{m}" for kind in ("strict", "relaxed", "entity") for m in ("precision", "recall", "f1")
+)
 
 
 def canonical(text: str) -> str:
@@ -33,21 +37,11 @@ class IEGate:
         facts = [r for r in ctx.relationships if r.predicate != COOCCURS]
         metrics: dict[str, float | None] = {"predicted_triples": float(len(facts))}
         details: dict[str, object] = {}
-        violations, checked = self._type_violations(ctx, facts, types)
+        violations, checked = self._type_violations(ctx, types)
         metrics["type_violation_rate"] = violations / checked if checked else None
         metrics["type_violations"] = float(violations) if checked else None
         if ctx.gold_triples is None:
-            for key in (
-                "strict_precision",
-                "strict_recall",
-                "strict_f1",
-                "relaxed_precision",
-                "relaxed_recall",
-                "relaxed_f1",
-                "entity_precision",
-                "entity_recall",
-                "entity_f1",
-            ):
+            for key in GOLD_METRICS:
                 metrics[key] = None
             return GateResult(self.name, metrics, {"note": "no gold triples for this run"})
         gold = [(canonical(h), canonical(r), canonical(t)) for h, r, t in ctx.gold_triples]
@@ -95,9 +89,7 @@ class IEGate:
         return GateResult(self.name, metrics, details)
 
     @staticmethod
-    def _type_violations(
-        ctx: GateContext, facts: Iterable[object], types: dict[str, str]
-    ) -> tuple[int, int]:
+    def _type_violations(ctx: GateContext, types: dict[str, str]) -> tuple[int, int]:
         schema = {canonical(k): v for k, v in ctx.settings.ie_schema.items()}
         violations = checked = 0
         for r in ctx.relationships:

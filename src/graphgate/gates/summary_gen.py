@@ -6,13 +6,12 @@ from __future__ import annotations
 import itertools
 import re
 from collections import defaultdict
-from typing import Any
 
 import numpy as np
 
 from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext
-from graphgate.index.summarize import relation_sentence
+from graphgate.index.summarize import MemberRelations, relation_sentence
 from graphgate.query.answer import content_words
 
 _TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*$")
@@ -45,9 +44,7 @@ class SummaryGate:
         entities = {e.id: e for e in ctx.entities}
         communities = {c.id: c for c in ctx.communities}
         chunk_words = {c.id: set(content_words(c.text)) for c in ctx.chunks}
-        touching: dict[str, list[Any]] = defaultdict(list)
-        for r in ctx.relationships:
-            touching[r.source_id].append(r)
+        relations = MemberRelations(ctx.relationships)
         entity_cov: list[float] = []
         relation_cov: list[float] = []
         hallucinated: list[dict[str, str]] = []
@@ -65,7 +62,7 @@ class SummaryGate:
                 if names
                 else 0.0
             )
-            internal = [r for m in members for r in touching[m] if r.target_id in members]
+            internal = relations.inside(community.members)
             if internal:
                 relation_cov.append(
                     sum(

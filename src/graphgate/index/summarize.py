@@ -52,6 +52,20 @@ def relation_sentence(source: str, predicate: str, target: str, weight: float) -
     return f"{source} {predicate.replace('_', ' ')} {target}."
 
 
+class MemberRelations:
+    """Relations indexed by source entity, to list the ones inside a group of members."""
+
+    def __init__(self, relationships: Sequence[Relationship]) -> None:
+        self._by_source: dict[str, list[Relationship]] = defaultdict(list)
+        for r in relationships:
+            self._by_source[r.source_id].append(r)
+
+    def inside(self, members: Sequence[str]) -> list[Relationship]:
+        keep = set(members)
+        found = (r for m in members for r in self._by_source.get(m, []) if r.target_id in keep)
+        return sorted(found, key=lambda r: r.id)
+
+
 class CommunitySummarizer:
     def __init__(self, settings: CommunitySettings) -> None:
         self.settings = settings
@@ -65,24 +79,12 @@ class CommunitySummarizer:
     ) -> list[CommunityReport]:
         by_id = {e.id: e for e in entities}
         chunk_text = {c.id: _squash(c.text) for c in chunks}
-        touching: dict[str, list[Relationship]] = defaultdict(list)
-        for r in relationships:
-            touching[r.source_id].append(r)
-            touching[r.target_id].append(r)
+        relations = MemberRelations(relationships)
         reports: list[CommunityReport] = []
         for community in communities:
             if community.size < self.settings.min_report_size:
                 continue
-            members = set(community.members)
-            internal = sorted(
-                {
-                    r.id: r
-                    for m in community.members
-                    for r in touching[m]
-                    if r.source_id in members and r.target_id in members
-                }.values(),
-                key=lambda r: r.id,
-            )
+            internal = relations.inside(community.members)
             reports.append(self._report(community, by_id, internal, chunk_text))
         top = max((r.rating for r in reports), default=0.0) or 1.0
         return [

@@ -6,12 +6,11 @@ best, so global mode can cite it and the Summary Eval gate can check it."""
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
 from graphgate.config import CommunitySettings
-from graphgate.index.summarize import relation_sentence
+from graphgate.index.summarize import MemberRelations, relation_sentence
 from graphgate.llm.base import LLMError, Request
 from graphgate.llm.client import LLMClient
 from graphgate.query.answer import content_words
@@ -55,26 +54,23 @@ class LlmCommunitySummarizer:
     ) -> list[CommunityReport]:
         by_id = {e.id: e for e in entities}
         words = {c.id: set(content_words(c.text)) for c in chunks}
-        touching: dict[str, list[Relationship]] = defaultdict(list)
-        for r in relationships:
-            touching[r.source_id].append(r)
+        relations = MemberRelations(relationships)
         todo = [c for c in communities if c.size >= self.settings.min_report_size]
-        reports = self.client.parallel(lambda c: self._one(c, by_id, touching, words), todo)
+        reports = self.client.parallel(lambda c: self._one(c, by_id, relations, words), todo)
         return [r for r in reports if r is not None]
 
     def _one(
         self,
         community: Community,
         by_id: dict[str, Entity],
-        touching: dict[str, list[Relationship]],
+        relations: MemberRelations,
         words: dict[str, set[str]],
     ) -> CommunityReport | None:
-        members = set(community.members)
         lines = [
             f"- {by_id[m].name} ({by_id[m].type}): {by_id[m].description}"
             for m in community.members[:30]
         ]
-        internal = [r for m in community.members for r in touching[m] if r.target_id in members]
+        internal = relations.inside(community.members)
         lines += [
             relation_sentence(
                 by_id[r.source_id].name, r.predicate, by_id[r.target_id].name, r.weight

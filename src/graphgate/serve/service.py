@@ -125,15 +125,17 @@ class Service:
             from graphgate.evaluate.run import evaluate
 
             out = Path(tempfile.mkdtemp(prefix="gg-eval-"))
+
+            def count(_: dict[str, Any]) -> None:
+                job.progress["cases"] = job.progress.get("cases", 0) + 1
+
             with self.query_lock:
                 outcome = evaluate(
                     self.ws,
                     testset,
                     modes,
                     out,
-                    progress=lambda r: job.progress.__setitem__(
-                        "cases", job.progress.get("cases", 0) + 1
-                    ),
+                    progress=count,
                 )
             return {"out_dir": str(out), "summary": outcome.summary}
 
