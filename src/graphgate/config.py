@@ -5,8 +5,9 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -65,6 +66,9 @@ class ExtractSettings(BaseModel):
     batch_size: int = Field(64, ge=1)
     # Parser processes for large inputs: 2 measured 1.8x faster on 2 cores; order is kept.
     processes: int = Field(2, ge=1)
+    # A run whose extractor failed on more than this share of chunks never becomes current:
+    # an unreachable model must not replace a good index with an empty graph.
+    max_failed_share: float = Field(0.2, ge=0.0, le=1.0)
 
 
 class ResolveSettings(BaseModel):
@@ -88,6 +92,20 @@ class CommunitySettings(BaseModel):
     report_sentences: int = Field(3, ge=0)
 
 
+def check_base_url(url: str) -> str:
+    """An http(s) URL with a host, parsed the way the HTTP client will parse it."""
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # raises on a port that is not a number
+    except ValueError as exc:
+        raise ValueError(f"{url!r} is not a valid URL ({exc})") from exc
+    if parts.scheme not in {"http", "https"} or not parts.hostname:
+        raise ValueError(
+            f"{url!r} is not an http(s) URL with a host, e.g. http://localhost:8000/v1"
+        )
+    return url
+
+
 class EmbedSettings(BaseModel):
     provider: Literal["onnx", "openai"] = "onnx"
     model: str = "all-MiniLM-L6-v2-int8"
@@ -100,6 +118,8 @@ class EmbedSettings(BaseModel):
     entity_max_tokens: int = Field(64, ge=8)
     threads: int = Field(2, ge=1)
     timeout_s: float = 60.0
+
+    _check_url = field_validator("base_url")(check_base_url)
 
 
 class VectorSettings(BaseModel):
@@ -186,6 +206,35 @@ class LLMSettings(BaseModel):
     cache: bool = True
     prices: dict[str, ModelPrice] = Field(default_factory=dict)
 
+    _check_url = field_validator("base_url")(check_base_url)
+
+
+class ServeSettings(BaseModel):
+    """``graphgate serve`` and ``graphgate mcp``: who may do what, and how much a request may
+    cost the server."""
+
+    # Bearer tokens: the write token reads and writes; without it writes are off. With a read
+    # token, reads need it (or the write token); without one, reads are open.
+    write_token: SecretStr | None = None
+    read_token: SecretStr | None = None
+    # Folders on the server below which a client may name files (reingest_from_file, POST /eval
+    # test sets); paths are resolved (symlinks, ..) before the check. Empty: those tools are off.
+    allowed_paths: list[str] = Field(default_factory=list)
+    # /metrics without a token even when a read token is set (for a scraper on a private net).
+    metrics_public: bool = False
+    max_body_bytes: int = Field(2_000_000, ge=1024)
+    body_timeout_s: float = Field(30.0, gt=0)
+    header_timeout_s: float = Field(10.0, gt=0)
+    keep_alive_s: int = Field(5, ge=1)
+    # Connections at once; more get 503 instead of queueing without bound.
+    limit_concurrency: int = Field(256, ge=1)
+
+
+class RunSettings(BaseModel):
+    # Complete runs to keep (the newest; the current run and the baseline are always kept).
+    # None keeps every run; `graphgate runs prune` also removes interrupted and failed runs.
+    keep: int | None = Field(None, ge=1)
+
 
 class GateRule(BaseModel):
     """How one metric is judged: hard bounds fail, a move from the baseline warns."""
@@ -214,6 +263,9 @@ def _default_rules() -> dict[str, GateRule]:
         "ie.relaxed_recall": r(direction="higher"),
         "ie.entity_f1": r(direction="higher"),
         "ie.type_violation_rate": r(direction="lower", fail_above=0.5),
+        # The default of extract.max_failed_share: a run over it never becomes current.
+        "ie.failed_chunk_share": r(direction="lower", fail_above=0.2),
+        "graph.nodes": r(direction="higher", fail_below=1, warn_relative=None),
         "graph.orphan_rate": r(direction="lower", fail_jump=0.10),
         "graph.duplicate_rate": r(direction="lower", warn_relative=0.25),
         "graph.hub_share": r(direction="lower", warn_relative=0.5),
@@ -267,6 +319,8 @@ class Settings(BaseSettings):
     eval: EvalSettings = EvalSettings()
     gates: GateSettings = GateSettings()
     llm: LLMSettings = LLMSettings()
+    serve: ServeSettings = ServeSettings()
+    runs: RunSettings = RunSettings()
 
     @classmethod
     def settings_customise_sources(
@@ -284,6 +338,8 @@ class Settings(BaseSettings):
         data = self.model_dump(mode="json")
         data["embed"]["api_key"] = "***" if self.embed.api_key else None
         data["llm"]["api_key"] = "***" if self.llm.api_key else None
+        data["serve"]["write_token"] = "***" if self.serve.write_token else None
+        data["serve"]["read_token"] = "***" if self.serve.read_token else None
         return data
 
 

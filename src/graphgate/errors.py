@@ -26,3 +26,11 @@ class IndexMissingError(GraphgateError):
 
 class EmbeddingMismatchError(GraphgateError):
     """Vectors in the store were made by another model or dimension."""
+
+
+class ExtractionFailedError(GraphgateError):
+    """A run's extraction failed too often (or found nothing): it must not become current."""
+
+
+class RunStateError(GraphgateError):
+    """The run is not in a state for this (still running, interrupted, not complete)."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
+import socket
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,6 +21,9 @@ from graphgate.errors import IndexMissingError
 
 MANIFEST = "manifest.json"
 CURRENT = "CURRENT"
+# Run states: a manifest says running/complete/failed; a running run whose process is gone is
+# interrupted (never written: it is read from the process table).
+RUNNING, COMPLETE, FAILED, INTERRUPTED = "running", "complete", "failed", "interrupted"
 _VERSIONED_PACKAGES = (
     "graphgate",
     "spacy",
@@ -47,6 +52,38 @@ def package_versions() -> dict[str, str]:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _process_start(pid: int) -> str | None:
+    """The kernel's start time of a process (Linux), so a reused pid is not taken for ours."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[1].split()[19]
+
+
+def owner() -> dict[str, Any]:
+    """Who is writing a run: host, pid and the pid's start time."""
+    pid = os.getpid()
+    return {"host": socket.gethostname(), "pid": pid, "pid_started": _process_start(pid)}
+
+
+def owner_alive(record: dict[str, Any]) -> bool:
+    """False only when the process that wrote the run is certainly gone from this host."""
+    pid = record.get("pid")
+    if not isinstance(pid, int) or record.get("host") != socket.gethostname():
+        return True  # another machine's run (or an old manifest): cannot tell, assume alive
+    started = record.get("pid_started")
+    if started is not None and Path("/proc").is_dir():
+        return bool(_process_start(pid) == started)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 @dataclass(frozen=True)
@@ -117,12 +154,39 @@ class RunRegistry:
         run.write_manifest(
             {
                 "run_id": run_id,
-                "status": "running",
+                "status": RUNNING,
                 "started_at": _now(),
                 "versions": package_versions(),
+                "owner": owner(),
             }
         )
         return run
+
+    def state(self, run: Run) -> str:
+        """running, complete, failed, or interrupted (running, but its process is gone)."""
+        manifest = run.manifest()
+        status = str(manifest.get("status", INTERRUPTED))
+        if status == RUNNING and not owner_alive(manifest.get("owner", {})):
+            return INTERRUPTED
+        return status
+
+    def prune(self, keep: int | None, protected: set[str]) -> list[str]:
+        """Remove interrupted and failed runs, and complete runs beyond the newest ``keep``;
+        never a running run or one in ``protected`` (current, baseline)."""
+        removed: list[str] = []
+        complete = 0
+        for run in reversed(self.list()):
+            state = self.state(run)
+            if run.run_id in protected or state == RUNNING:
+                complete += state == COMPLETE
+                continue
+            if state == COMPLETE:
+                complete += 1
+                if keep is None or complete <= keep:
+                    continue
+            shutil.rmtree(run.path, ignore_errors=True)
+            removed.append(run.run_id)
+        return sorted(removed)
 
     def get(self, run_id: str) -> Run:
         path = self.runs_dir / run_id

@@ -11,7 +11,7 @@ from typing import Any
 
 from graphgate.config import Settings, load_settings
 from graphgate.embed import Embedder, build_embedder
-from graphgate.errors import ConfigError, GraphgateError
+from graphgate.errors import ConfigError, ExtractionFailedError, GraphgateError, RunStateError
 from graphgate.evaluate.harness import Generator
 from graphgate.evaluate.judge import DeterministicJudge, Judge
 from graphgate.gates.context import GOLD_TRIPLES, read_gold_triples
@@ -20,6 +20,7 @@ from graphgate.gates.runner import baseline_id as stored_baseline
 from graphgate.index.extract_base import Extractor
 from graphgate.index.pipeline import IndexContext, ProgressFactory, StageReport, no_progress
 from graphgate.index.stages import PIPELINES
+from graphgate.inputs import QUERY_MODES, check_mode, check_top_k, check_unicode
 from graphgate.llm.client import LLMClient, ResponseCache, build_llm
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.base import Answer, Retriever
@@ -28,10 +29,10 @@ from graphgate.query.hybrid import HybridRetriever
 from graphgate.query.loaded import LoadedIndex, load_index
 from graphgate.query.local import LocalRetriever
 from graphgate.query.vector import VectorRetriever
-from graphgate.runs import Run, RunRegistry, finished_now
+from graphgate.runs import COMPLETE, FAILED, INTERRUPTED, RUNNING, Run, RunRegistry, finished_now
 from graphgate.types import Document, from_table
 
-MODES = ("vector", "local", "graph", "hybrid", "global")
+MODES = QUERY_MODES
 LLM_CACHE = "llm_cache.sqlite"
 
 
@@ -69,6 +70,11 @@ class Workspace:
         self, path: Path | str = ".graphgate", settings: Settings | None = None, **overrides: Any
     ) -> None:
         self.path = Path(path)
+        if self.path.exists() and not self.path.is_dir():
+            raise ConfigError(
+                f"workspace {self.path} is a file, not a folder",
+                "pass --workspace with a folder (new or existing)",
+            )
         self.settings = settings if settings is not None else load_settings(self.path, **overrides)
         self.runs = RunRegistry(self.path)
         self._embedder: Embedder | None = None
@@ -138,6 +144,19 @@ class Workspace:
         s = self.settings
         docs = CorpusLoader(s.load).load(Path(corpus)).documents
         chunks = chunk_documents(docs, s.chunk)
+        if s.extract.extractor != "llm":
+            return {
+                "documents": len(docs),
+                "chunks": len(chunks),
+                "calls": 0,
+                "prompt_tokens": 0,
+                "completion_tokens": 0,
+                "cost": 0.0,
+                "provider": s.llm.provider,
+                "model": s.llm.model,
+                "note": f"the configured extractor ({s.extract.extractor}) makes no model calls; "
+                "pass --extractor llm to estimate the LLM extractor",
+            }
         overhead = len(SYSTEM) + len(USER) + 40 * 12  # prompts, schema and ~40 hint names
         calls = len(chunks) * (1 + s.extract.gleaning)
         prompt = sum((overhead + len(c.text)) // 4 for c in chunks) * (1 + s.extract.gleaning)
@@ -203,8 +222,10 @@ class Workspace:
             reports = PIPELINES[pipeline].run(ctx)
         except BaseException as exc:
             run.update_manifest(
-                status="failed", finished_at=finished_now(), error=f"{type(exc).__name__}: {exc}"
+                status=FAILED, finished_at=finished_now(), error=f"{type(exc).__name__}: {exc}"
             )
+            if isinstance(exc, ExtractionFailedError) and self.settings.gates.run_on_index:
+                self.gates(run.run_id)  # the failed run's verdict, for `graphgate runs`
             raise
         seconds = time.perf_counter() - started
         problems: list[dict[str, str]] = reports[0].info.get("problems", []) if reports else []
@@ -212,7 +233,7 @@ class Workspace:
             (r.info["store_counts"] for r in reports if "store_counts" in r.info), {}
         )
         run.update_manifest(
-            status="complete",
+            status=COMPLETE,
             finished_at=finished_now(),
             seconds=round(seconds, 3),
             stages=[r.as_dict() for r in reports],
@@ -225,18 +246,44 @@ class Workspace:
         self._close_loaded()
         if self.settings.gates.run_on_index:
             self.gates(run.run_id)
+        if self.settings.runs.keep is not None:
+            self.prune_runs()
         return IndexReport(run.run_id, pipeline, reports, problems, counts, seconds)
 
     # -- quality gates -----------------------------------------------------------------------
     def gates(self, run_id: str | None = None, baseline_id: str | None = None) -> GatesReport:
         """All eight gates on a run (default: current) against a baseline (default: the set one)."""
         run = self.runs.get(run_id) if run_id else self.runs.current()
+        state = self.runs.state(run)
+        if state in {RUNNING, INTERRUPTED}:
+            raise RunStateError(
+                f"run {run.run_id} is {state}: gates judge finished runs only",
+                "wait for it to finish"
+                if state == RUNNING
+                else "re-index; `graphgate runs prune` removes interrupted runs",
+            )
         chosen = baseline_id or stored_baseline(self.runs)
         baseline = self.runs.get(chosen) if chosen else None
+        if baseline is not None and self.runs.state(baseline) != COMPLETE:
+            raise RunStateError(
+                f"baseline run {baseline.run_id} is {self.runs.state(baseline)}, not complete",
+                "set a complete run with `graphgate gates baseline set RUN`",
+            )
         return run_gates(self.runs, run, self.settings.gates, baseline)
 
     def set_baseline(self, run_id: str) -> None:
+        state = self.runs.state(self.runs.get(run_id))
+        if state != COMPLETE:
+            raise RunStateError(
+                f"run {run_id} is {state}: only a complete run can be the baseline",
+                "pick a complete run from `graphgate runs`",
+            )
         set_baseline(self.runs, run_id)
+
+    def prune_runs(self) -> list[str]:
+        """Remove interrupted and failed runs and complete ones beyond ``runs.keep``."""
+        protected = {r for r in (self.runs.current_id(), stored_baseline(self.runs)) if r}
+        return self.runs.prune(self.settings.runs.keep, protected)
 
     def _previous_documents(self) -> dict[str, Document]:
         if self.runs.current_id() is None:
@@ -255,12 +302,10 @@ class Workspace:
         return self._loaded
 
     def retriever(self, mode: str | None = None) -> Retriever:
-        mode = mode or self.settings.query.mode
+        mode = check_mode(mode) or self.settings.query.mode
         loaded = self.loaded()
         if mode == "vector":
             return VectorRetriever(loaded, self.settings.query)
-        if mode not in MODES:
-            raise ConfigError(f"unknown query mode {mode!r}", f"use one of {', '.join(MODES)}")
         if not loaded.entities:
             raise GraphgateError(
                 f"run {loaded.run.run_id} has no entities, so {mode} mode has nothing to walk",
@@ -282,6 +327,8 @@ class Workspace:
     def query(self, question: str, mode: str | None = None, top_k: int | None = None) -> Answer:
         if not question.strip():
             raise GraphgateError("the question is empty", "ask a question")
+        check_unicode(question, "the question")
+        check_top_k(top_k)
         started = time.perf_counter()
         retriever = self.retriever(mode)
         result = retriever.retrieve(question, top_k)

@@ -99,10 +99,12 @@ def test_cache_makes_a_repeat_free_and_costs_are_counted(
     assert len(model.calls) == 3  # a truncated answer is never cached
 
 
-def _llm_workspace(path: Path, url: str, **extra: Any) -> Workspace:
+def _llm_workspace(
+    path: Path, url: str, max_failed_share: float = 0.2, **extra: Any
+) -> Workspace:
     return Workspace(
         path,
-        extract={"extractor": "llm"},
+        extract={"extractor": "llm", "max_failed_share": max_failed_share},
         llm={
             "provider": "openai",
             "base_url": url + "/v1",
@@ -121,7 +123,8 @@ def test_llm_extractor_indexes_counts_repairs_and_caches(
     url, model = server
     # chunk 1: malformed but repairable; chunk 2: garbage, then garbage again on the retry
     model.script = ["malformed", "garbage", "garbage", "429", "slow"]
-    with _llm_workspace(tmp_path / "ws", url, concurrency=1) as ws:  # scripted order
+    # One chunk of three fails on purpose: allow it (the default 0.2 would stop the run).
+    with _llm_workspace(tmp_path / "ws", url, 0.5, concurrency=1) as ws:  # scripted order
         report = ws.index(small_corpus)
         info = next(s for s in report.stages if s.name == "extract").info
         assert info["extractor"] == "llm"
@@ -136,7 +139,7 @@ def test_llm_extractor_indexes_counts_repairs_and_caches(
             if file.is_file():
                 assert SECRET.encode() not in file.read_bytes(), file
     calls_after_first = len(model.calls)
-    with _llm_workspace(tmp_path / "ws", url) as ws:
+    with _llm_workspace(tmp_path / "ws", url, 0.5) as ws:
         again = ws.index(small_corpus)
         info = next(s for s in again.stages if s.name == "extract").info
     assert len(model.calls) == calls_after_first + 1  # only the failed chunk is asked again

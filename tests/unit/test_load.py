@@ -104,3 +104,63 @@ def test_versions_bump_only_when_content_changes(small_corpus: Path) -> None:
 def test_html_to_text_drops_scripts() -> None:
     title, text = html_to_text("<title>T</title><script>var x=1;</script><p>Hi &amp; bye</p>")
     assert title == "T" and text == "Hi & bye"
+
+
+def test_fail_messages_name_the_file_and_line_and_skip_messages_name_it_once(
+    tmp_path: Path,
+) -> None:
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text('{"id": "a", "text": "Good text."}\n{not json\n', encoding="utf-8")
+    with pytest.raises(InputError) as exc:
+        CorpusLoader(LoadSettings(on_error="fail")).load(corpus)
+    assert f"{corpus}:2" in exc.value.problem and "malformed JSON" in exc.value.problem
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "ok.txt").write_text("Fine.")
+    (folder / "bin.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    problem = CorpusLoader(LoadSettings()).load(folder).problems[0]
+    assert problem.message().count("bin.txt") == 1
+
+
+def test_utf16_and_utf32_with_a_bom_are_text(tmp_path: Path) -> None:
+    text = "Ebenezer Scrooge lives in London — café."
+    for n, encoding in enumerate(("utf-16", "utf-16-be", "utf-32", "utf-8-sig")):
+        folder = tmp_path / f"c{n}"
+        folder.mkdir()
+        raw = text.encode(encoding)
+        if encoding == "utf-16-be":
+            raw = b"\xfe\xff" + raw
+        (folder / "a.txt").write_bytes(raw)
+        result = CorpusLoader(LoadSettings()).load(folder)
+        assert [d.text for d in result.documents] == [text], encoding
+
+
+def test_a_nul_anywhere_marks_a_file_binary(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / "ok.txt").write_text("Fine.")
+    (folder / "late.txt").write_bytes(b"a" * 20_000 + b"\x00" + b"b" * 10)
+    (tmp_path / "c" / "lines.jsonl").write_text('{"id": "n", "text": "nul \\u0000 here"}\n')
+    result = CorpusLoader(LoadSettings()).load(folder)
+    assert [d.id for d in result.documents] == ["ok.txt"]
+    assert {Path(p.source.split(":")[0]).name for p in result.problems} == {
+        "late.txt",
+        "lines.jsonl",
+    }
+    assert all("\x00" not in d.text for d in result.documents)
+
+
+def test_lone_surrogates_are_reported_with_file_and_line(tmp_path: Path) -> None:
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text(
+        '{"id": "a", "text": "Good text."}\n'
+        '{"id": "b", "text": "bad \\ud800 escape"}\n'
+        '{"id": "c", "text": "ok", "metadata": {"k": "\\udfff"}}\n',
+        encoding="utf-8",
+    )
+    result = CorpusLoader(LoadSettings()).load(corpus)
+    assert [d.id for d in result.documents] == ["a"]
+    assert [p.source for p in result.problems] == [f"{corpus}:2", f"{corpus}:3"]
+    assert all("surrogate" in p.problem for p in result.problems)
+    with pytest.raises(InputError, match=r":2: .*surrogate"):
+        CorpusLoader(LoadSettings(on_error="fail")).load(corpus)

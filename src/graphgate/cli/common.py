@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from graphgate.errors import GraphgateError
@@ -20,8 +22,25 @@ WorkspaceOpt = Annotated[
 DEFAULT_WORKSPACE = Path(".graphgate")
 
 
+# C0 and C1 control characters but newline and tab: ESC starts terminal escape sequences.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
 def console(stderr: bool = False) -> Console:
-    return Console(stderr=stderr, highlight=False)
+    return Console(stderr=stderr, highlight=False, emoji=False)
+
+
+def shown(text: object) -> str:
+    """User text (documents, answers, file names) for a rich console: never markup, never a
+    terminal control sequence — brackets are escaped and control characters shown as \\xNN."""
+    return escape(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text)))
+
+
+def report_error(problem: str, fix: str = "") -> None:
+    err = console(stderr=True)
+    err.print(f"[bold red]error:[/] {shown(problem)}")
+    if fix:
+        err.print(f"[yellow]fix:[/] {shown(fix)}")
 
 
 @contextmanager
@@ -30,9 +49,7 @@ def errors() -> Iterator[None]:
     try:
         yield
     except GraphgateError as exc:
-        console(stderr=True).print(f"[bold red]error:[/] {exc.problem}")
-        if exc.fix:
-            console(stderr=True).print(f"[yellow]fix:[/] {exc.fix}")
+        report_error(exc.problem, exc.fix)
         raise typer.Exit(2) from exc
 
 

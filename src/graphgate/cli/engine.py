@@ -4,21 +4,38 @@ from __future__ import annotations
 
 import json
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt, console, errors, progress_bars
-from graphgate.errors import GraphgateError
+from graphgate.cli.common import (
+    DEFAULT_WORKSPACE,
+    WorkspaceOpt,
+    console,
+    errors,
+    progress_bars,
+    shown,
+)
 from graphgate.gates.runner import stored_gates
+from graphgate.inputs import read_text_file
 from graphgate.workspace import Workspace, read_questions
 
 
+class OnError(StrEnum):
+    skip = "skip"
+    fail = "fail"
+
+
 def register(app: typer.Typer) -> None:
-    for command in (index, query, status, runs):
+    for command in (index, query, status):
         app.command()(command)
+    runs_app = typer.Typer(help="Index runs: list and prune.", invoke_without_command=True)
+    runs_app.callback()(runs)
+    runs_app.command("prune")(prune)
+    app.add_typer(runs_app, name="runs")
 
 
 def index(
@@ -27,7 +44,7 @@ def index(
     ],
     workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
     on_error: Annotated[
-        str | None,
+        OnError | None,
         typer.Option(help="skip: report unreadable files and go on; fail: stop. [config: skip]"),
     ] = None,
     pipeline: Annotated[str, typer.Option(help="graph (default) or vector (baseline).")] = "graph",
@@ -43,7 +60,7 @@ def index(
     no_cache: Annotated[bool, typer.Option(help="Bypass the LLM response cache.")] = False,
 ) -> None:
     """Index a corpus into a new run; it becomes current only when complete."""
-    overrides: dict[str, Any] = {} if on_error is None else {"load": {"on_error": on_error}}
+    overrides: dict[str, Any] = {} if on_error is None else {"load": {"on_error": on_error.value}}
     if extractor is not None:
         overrides["extract"] = {"extractor": extractor}
     if no_cache:
@@ -61,7 +78,9 @@ def index(
         report = ws.index(corpus, pipeline=pipeline, progress=progress, gold_triples=gold_triples)
     err = console(stderr=True)
     for p in report.problems:
-        err.print(f"[yellow]skipped[/] {p['source']}: {p['problem']} — {p['fix']}")
+        err.print(
+            f"[yellow]skipped[/] {shown(p['source'])}: {shown(p['problem'])} — {shown(p['fix'])}"
+        )
     if json_out:
         print(
             json.dumps(
@@ -82,17 +101,21 @@ def index(
     table.add_column("seconds", justify="right")
     table.add_column("rows")
     for s in report.stages:
-        table.add_row(s.name, f"{s.seconds:.2f}", ", ".join(f"{k}={v}" for k, v in s.rows.items()))
+        table.add_row(
+            s.name, f"{s.seconds:.2f}", shown(", ".join(f"{k}={v}" for k, v in s.rows.items()))
+        )
     out = console()
     out.print(table)
-    out.print("graph: " + ", ".join(f"{k}={v}" for k, v in report.counts.items()))
+    out.print("graph: " + shown(", ".join(f"{k}={v}" for k, v in report.counts.items())))
 
 
 def query(
     question: Annotated[str | None, typer.Argument(help="The question.")] = None,
     workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
-    mode: Annotated[str | None, typer.Option(help="vector or local.")] = None,
-    top_k: Annotated[int | None, typer.Option(help="Chunks to retrieve.")] = None,
+    mode: Annotated[
+        str | None, typer.Option(help="vector, local, graph, hybrid or global. [config: hybrid]")
+    ] = None,
+    top_k: Annotated[int | None, typer.Option(help="Chunks to retrieve (1-100).")] = None,
     batch: Annotated[
         Path | None, typer.Option(help="One question a line, or test-set JSONL.")
     ] = None,
@@ -104,9 +127,8 @@ def query(
         raise typer.Exit(2)
     with errors(), Workspace(workspace) as ws:
         if batch is not None:
-            if not batch.exists():
-                raise GraphgateError(f"question file not found: {batch}", "check the path")
-            for qid, q in read_questions(batch.read_text(encoding="utf-8").splitlines()):
+            lines = read_text_file(batch, "question file").splitlines()
+            for qid, q in read_questions(lines):
                 row: dict[str, Any] = ws.query(q, mode, top_k).to_dict()
                 if qid is not None:
                     row = {"id": qid, **row}
@@ -118,10 +140,10 @@ def query(
         print(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False))
         return
     out = console()
-    out.print(f"[bold]Q ({answer.mode}):[/] {answer.question}")
-    out.print(answer.answer)
+    out.print(f"[bold]Q ({answer.mode}):[/] {shown(answer.question)}")
+    out.print(shown(answer.answer))
     for c in answer.citations:
-        out.print(f"  [{c.marker}] {c.doc_id} chars {c.start}-{c.end} (chunk {c.chunk_id})")
+        out.print(shown(f"  [{c.marker}] {c.doc_id} chars {c.start}-{c.end} (chunk {c.chunk_id})"))
     out.print(f"[dim]{answer.timings_ms['total']:.0f} ms[/]")
 
 
@@ -136,9 +158,9 @@ def status(
         print(json.dumps(st.to_dict(), indent=2))
     else:
         out = console()
-        out.print(f"workspace {st.workspace}  run {st.current_run}  ({st.runs} runs)")
-        out.print("counts: " + ", ".join(f"{k}={v}" for k, v in st.counts.items()))
-        out.print(f"embedding: {st.embedding}")
+        out.print(shown(f"workspace {st.workspace}  run {st.current_run}  ({st.runs} runs)"))
+        out.print("counts: " + shown(", ".join(f"{k}={v}" for k, v in st.counts.items())))
+        out.print(f"embedding: {shown(st.embedding)}")
         if st.llm:
             out.print(
                 f"llm: {st.llm['calls']} calls, {st.llm['cached']} cached, "
@@ -150,13 +172,16 @@ def status(
                 f"communities level {level}: {stats['count']} "
                 f"(mean size {stats['mean_size']}, max {stats['max_size']})"
             )
-        out.print("healthy" if st.healthy else f"[red]unhealthy:[/] {st.problems}")
+        out.print("healthy" if st.healthy else f"[red]unhealthy:[/] {shown(st.problems)}")
     if not st.healthy:
         raise typer.Exit(1)
 
 
-def runs(workspace: WorkspaceOpt = DEFAULT_WORKSPACE) -> None:
-    """List index runs with their status and gate verdict."""
+def runs(ctx: typer.Context, workspace: WorkspaceOpt = DEFAULT_WORKSPACE) -> None:
+    """List index runs with their state (running, complete, failed, interrupted) and gate
+    verdict."""
+    if ctx.invoked_subcommand is not None:
+        return
     with errors(), Workspace(workspace) as ws:
         current = ws.runs.current_id()
         table = Table()
@@ -165,11 +190,28 @@ def runs(workspace: WorkspaceOpt = DEFAULT_WORKSPACE) -> None:
         for run in ws.list_runs():
             m = run.manifest()
             table.add_row(
-                run.run_id,
-                str(m.get("status")),
-                str(m.get("pipeline")),
+                shown(run.run_id),
+                ws.runs.state(run),
+                shown(m.get("pipeline")),
                 str(m.get("seconds", "")),
                 str((stored_gates(run) or {}).get("verdict", "")),
                 "*" if run.run_id == current else "",
             )
     console().print(table)
+
+
+def prune(
+    workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
+    keep: Annotated[
+        int | None,
+        typer.Option(min=1, help="Complete runs to keep besides current and baseline. [config]"),
+    ] = None,
+) -> None:
+    """Remove interrupted and failed runs, and complete runs beyond --keep (runs.keep).
+    The current run and the baseline are never removed."""
+    overrides: dict[str, Any] = {} if keep is None else {"runs": {"keep": keep}}
+    with errors(), Workspace(workspace, **overrides) as ws:
+        removed = ws.prune_runs()
+    console().print(
+        f"removed {len(removed)} runs" + (": " + shown(", ".join(removed)) if removed else "")
+    )

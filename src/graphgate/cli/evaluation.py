@@ -9,10 +9,11 @@ from typing import Annotated, Any
 
 import typer
 
-from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt, console, errors
+from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt, console, errors, shown
 from graphgate.errors import InputError
 from graphgate.evaluate.harness import SUMMARY, read_results
 from graphgate.evaluate.report import html_report, print_report
+from graphgate.inputs import output_file, parse_modes
 from graphgate.workspace import Workspace
 
 
@@ -46,6 +47,8 @@ def eval_command(
 ) -> None:
     """Score retrieval and answers per question type and mode; `eval report DIR` re-prints."""
     with errors():
+        if html is not None:
+            output_file(html, "the HTML report")
         if target == "report":
             if report_dir is None:
                 raise InputError(
@@ -56,9 +59,8 @@ def eval_command(
             summary, records = _run(Path(target), workspace, modes, out, resume)
         print_report(summary, console())
         if html is not None:
-            html.parent.mkdir(parents=True, exist_ok=True)
             html.write_text(html_report(summary, records), encoding="utf-8")
-            console(stderr=True).print(f"HTML report: {html}")
+            console(stderr=True).print(f"HTML report: {shown(html)}")
     if strict and summary["overall_verdict"] != "PASS":
         raise typer.Exit(1)
 
@@ -82,7 +84,7 @@ def _run(
         raise InputError("--out and --resume name different folders", "give one of them")
     folder = resume or out
     assert folder is not None
-    mode_list = [m.strip() for m in modes.split(",") if m.strip()]
+    mode_list = parse_modes(modes)
     err = console(stderr=True)
     with Workspace(workspace) as ws:
 
@@ -90,8 +92,10 @@ def _run(
             m = record["metrics"]
             recall = m.get("doc_recall@5")
             err.print(
-                f"{record['case_id']} {record['mode']:>7} {record['failure'] or '-':>24} "
-                f"recall@5={'—' if recall is None else f'{recall:.2f}'}"
+                shown(
+                    f"{record['case_id']} {record['mode']:>7} {record['failure'] or '-':>24} "
+                    f"recall@5={'—' if recall is None else f'{recall:.2f}'}"
+                )
             )
 
         live = show if sys.stderr.isatty() else None  # one line a case, for people watching
@@ -119,8 +123,10 @@ def generate_command(
     for case in cases:
         counts[case.question_type] = counts.get(case.question_type, 0) + 1
     console().print(
-        f"wrote {len(cases)} cases to {out}: "
-        + ", ".join(f"{k}={v}" for k, v in sorted(counts.items()))
+        shown(
+            f"wrote {len(cases)} cases to {out}: "
+            + ", ".join(f"{k}={v}" for k, v in sorted(counts.items()))
+        )
     )
 
 
@@ -137,6 +143,8 @@ def convert_command(
             raise InputError(f"unknown dataset {dataset!r}", f"use one of {sorted(CONVERTERS)}")
         result = CONVERTERS[dataset](path, out)
     console().print(
-        f"{result.documents} documents -> {result.corpus}; {result.cases} cases -> "
-        f"{result.questions}" + (f" ({result.skipped} skipped)" if result.skipped else "")
+        shown(
+            f"{result.documents} documents -> {result.corpus}; {result.cases} cases -> "
+            f"{result.questions}" + (f" ({result.skipped} skipped)" if result.skipped else "")
+        )
     )

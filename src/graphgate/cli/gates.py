@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt, console, errors
+from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt, console, errors, shown
 from graphgate.gates.base import FAIL, WARN
 from graphgate.gates.runner import GatesReport
 from graphgate.workspace import Workspace
@@ -53,7 +53,7 @@ def baseline_set(
     """Accept a healthy run as the baseline."""
     with errors(), Workspace(workspace) as ws:
         ws.set_baseline(run_id)
-    console().print(f"baseline: {run_id}")
+    console().print(f"baseline: {shown(run_id)}")
 
 
 def _fmt(value: float | None) -> str:
@@ -82,10 +82,10 @@ def print_gates(report: GatesReport) -> None:
                 name,
                 _fmt(value),
                 f"[{colour}]{verdict}[/]" if verdict else "",
-                result.reasons.get(name, ""),
+                shown(result.reasons.get(name, "")),
             )
             first = False
     out.print(table)
     for note in report.notes:
-        out.print(f"[yellow]note:[/] {note}")
+        out.print(f"[yellow]note:[/] {shown(note)}")
     out.print(f"verdict: [{_COLOURS[report.verdict]}]{report.verdict}[/]")

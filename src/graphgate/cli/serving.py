@@ -7,7 +7,12 @@ from typing import Annotated
 
 import typer
 
-from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt
+from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt, errors
+
+# The names the first release documented, still honoured (they take precedence when set).
+_LEGACY_WRITE = "GRAPHGATE_SERVE_TOKEN"
+_LEGACY_READ = "GRAPHGATE_SERVE_READ_TOKEN"
+MCP_TOKEN = "GRAPHGATE_MCP_TOKEN"
 
 
 def register(app: typer.Typer) -> None:
@@ -20,31 +25,32 @@ def serve_command(
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.")] = 8000,
 ) -> None:
-    """Serve the index over HTTP. Writes need GRAPHGATE_SERVE_TOKEN; reads need
-    GRAPHGATE_SERVE_READ_TOKEN when it is set."""
+    """Serve the index over HTTP (and MCP at /mcp). Writes need the write token
+    (GRAPHGATE_SERVE__WRITE_TOKEN); reads need the read token when one is set
+    (GRAPHGATE_SERVE__READ_TOKEN)."""
     import uvicorn
 
-    from graphgate.serve.http import create_app
+    from graphgate.serve.http import create_app, server_config
     from graphgate.serve.service import Service
 
-    service = Service(
-        workspace,
-        os.environ.get("GRAPHGATE_SERVE_TOKEN"),
-        os.environ.get("GRAPHGATE_SERVE_READ_TOKEN"),
-    )
+    with errors():
+        service = Service(workspace, os.environ.get(_LEGACY_WRITE), os.environ.get(_LEGACY_READ))
     try:
-        uvicorn.run(create_app(service), host=host, port=port, log_level="warning")
+        uvicorn.Server(server_config(create_app(service), service, host, port)).run()
     finally:
         service.close()
 
 
 def mcp_command(workspace: WorkspaceOpt = DEFAULT_WORKSPACE) -> None:
-    """Serve the index to an agent over the Model Context Protocol (stdio)."""
+    """Serve the index to an agent over the Model Context Protocol (stdio). Reads follow the
+    server's read token; writes need GRAPHGATE_MCP_TOKEN set to the write token."""
     from graphgate.serve.mcp_server import build_mcp
     from graphgate.serve.service import Service
 
-    service = Service(workspace, None)
+    with errors():
+        service = Service(workspace, os.environ.get(_LEGACY_WRITE), os.environ.get(_LEGACY_READ))
+    caller = service.auth.identify(os.environ.get(MCP_TOKEN) or None)
     try:
-        build_mcp(service).run("stdio")
+        build_mcp(service, caller).run("stdio")
     finally:
         service.close()

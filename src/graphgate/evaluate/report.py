@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 HEADLINE = (
@@ -66,7 +67,7 @@ def print_report(summary: dict[str, Any], console: Console) -> None:
         table.add_column("metric")
         groups = [("all", data["overall"]), *data["by_type"].items()]
         for name, group in groups:
-            table.add_column(f"{name} (n={group['cases']})", justify="right")
+            table.add_column(f"{escape(name)} (n={group['cases']})", justify="right")
         for metric in HEADLINE:
             table.add_row(metric, *[_fmt(g["metrics"].get(metric)) for _, g in groups])
         for failure in FAILURES:
@@ -77,7 +78,7 @@ def print_report(summary: dict[str, Any], console: Console) -> None:
         for qtype, group in data["by_type"].items():
             stat = group["metrics"].get("doc_recall@5")
             value = stat.get("mean") if stat else None
-            console.print(f"  {qtype:>14} doc_recall@5 {_bar(value)} {_fmt(stat)}")
+            console.print(f"  {escape(f'{qtype:>14}')} doc_recall@5 {_bar(value)} {_fmt(stat)}")
     verdicts = Table(title="verdicts against targets")
     verdicts.add_column("metric")
     verdicts.add_column("target", justify="right")
@@ -97,7 +98,7 @@ def print_report(summary: dict[str, Any], console: Console) -> None:
 def print_comparison(comparison: dict[str, Any], console: Console) -> None:
     base = comparison["baseline"]
     for qtype, metrics in comparison["by_type"].items():
-        table = Table(title=f"{qtype}: difference to {base} (95% paired bootstrap CI)")
+        table = Table(title=f"{escape(qtype)}: difference to {base} (95% paired bootstrap CI)")
         table.add_column("metric")
         modes = list(next(iter(metrics.values())).keys())
         for mode in modes:

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graphgate.errors import IndexMissingError
+from graphgate.errors import IndexMissingError, InputError
 from graphgate.evaluate.gold import IndexGoldContext
 from graphgate.evaluate.harness import SUMMARY, EvalHarness
 from graphgate.evaluate.summary import compare, latency_summary, summarize
 from graphgate.evaluate.testset import load_testset
 from graphgate.gates.context import EVAL_SUMMARY
+from graphgate.inputs import output_folder, parse_modes
 from graphgate.workspace import Workspace
 
 GRAPH_MODES = {"local", "graph", "hybrid", "global"}
@@ -53,7 +54,9 @@ def evaluate(
     resume: bool = False,
     progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> EvalOutcome:
-    cases = load_testset(testset)
+    modes = parse_modes(modes)
+    cases = load_testset(testset)  # refuses an empty test set
+    output_folder(out_dir, "the evaluation folder")
     preflight(ws, modes)
     settings = ws.settings.eval
     harness = EvalHarness(
@@ -65,6 +68,10 @@ def evaluate(
         run_id=ws.loaded().run.run_id,
     )
     records = harness.run(cases, modes, out_dir, resume=resume, progress=progress)
+    if not records:
+        raise InputError(
+            f"the evaluation of {testset} scored no case", "check the test set and the modes"
+        )
     summary = summarize(records, settings)
     summary["latency_ms"] = latency_summary(records)
     if "vector" in modes and len(modes) > 1:

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from graphgate.errors import InputError
+from graphgate.inputs import read_text_file
 
 QuestionType = Literal["single_hop", "multi_hop", "temporal", "contradiction", "global"]
 QUESTION_TYPES: tuple[str, ...] = ("single_hop", "multi_hop", "temporal", "contradiction", "global")
@@ -77,9 +78,7 @@ def parse_testset(lines: list[str], source: str = "test set") -> list[TestCase]:
 
 
 def load_testset(path: Path) -> list[TestCase]:
-    if not path.exists():
-        raise InputError(f"test set not found: {path}", "check the path")
-    return parse_testset(path.read_text(encoding="utf-8").splitlines(), str(path))
+    return parse_testset(read_text_file(path, "test set").splitlines(), str(path))
 
 
 def write_testset(cases: list[TestCase], path: Path) -> None:

@@ -42,6 +42,9 @@ class GateContext:
     eval_summary: dict[str, Any] | None = None
     baseline: GateContext | None = None
     run_id: str = ""
+    # The extract stage's report ({} while it has not reported); None when the run's pipeline
+    # extracts nothing (vector-only), so entity counts are not judged there.
+    extraction: dict[str, Any] | None = field(default_factory=dict)
 
 
 def read_gold_triples(path: Path) -> list[Triple]:
@@ -84,6 +87,10 @@ def _table(run: Run, name: str, cls: type[Any]) -> list[Any]:
 
 def load_context(run: Run, settings: GateSettings, baseline: Run | None = None) -> GateContext:
     manifest = run.manifest()
+    extracts = "extract" in manifest.get("stage_names", ["extract"])
+    extraction: dict[str, Any] = next(
+        (s["info"] for s in manifest.get("stages", []) if s["name"] == "extract"), {}
+    )
     stability = next(
         (
             s["info"].get("stability")
@@ -108,6 +115,7 @@ def load_context(run: Run, settings: GateSettings, baseline: Run | None = None) 
         gold_triples=gold,
         eval_summary=json.loads(summary_path.read_text()) if summary_path.exists() else None,
         run_id=run.run_id,
+        extraction=extraction if extracts else None,
     )
     if baseline is not None:
         ctx.baseline = GateContext(

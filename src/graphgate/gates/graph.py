@@ -43,7 +43,8 @@ class GraphGate:
             adjacency = sparse.coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n))
             components = float(connected_components(adjacency, directed=False)[0])
         metrics: dict[str, float | None] = {
-            "nodes": float(n),
+            # None for a vector-only run: it has no entities by design.
+            "nodes": float(n) if ctx.extraction is not None else None,
             "edges": float(len(ctx.relationships)),
             "orphan_rate": float((degree == 0).mean()) if n else None,
             "duplicate_rate": duplicates / n if n else None,

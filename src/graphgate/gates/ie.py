@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext, Triple
@@ -35,7 +36,10 @@ class IEGate:
         names = {e.id: {canonical(n) for n in [e.name, *e.aliases]} for e in ctx.entities}
         types = {e.id: e.type for e in ctx.entities}
         facts = [r for r in ctx.relationships if r.predicate != COOCCURS]
-        metrics: dict[str, float | None] = {"predicted_triples": float(len(facts))}
+        metrics: dict[str, float | None] = {
+            "predicted_triples": float(len(facts)),
+            "failed_chunk_share": self._failed_share(ctx.extraction),
+        }
         details: dict[str, object] = {}
         violations, checked = self._type_violations(ctx, types)
         metrics["type_violation_rate"] = violations / checked if checked else None
@@ -87,6 +91,13 @@ class IEGate:
         ][:n]
         details["missed"] = [list(g) for g in gold if not any(strict(g, p) for p in predicted)][:n]
         return GateResult(self.name, metrics, details)
+
+    @staticmethod
+    def _failed_share(extraction: dict[str, Any] | None) -> float | None:
+        """Chunks the extractor gave up on (the LLM extractor's failures; 0 for NLP)."""
+        if not extraction or not extraction.get("chunks"):
+            return None
+        return float(extraction.get("failed_chunks", 0)) / float(extraction["chunks"])
 
     @staticmethod
     def _type_violations(ctx: GateContext, types: dict[str, str]) -> tuple[int, int]:

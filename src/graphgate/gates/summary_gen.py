@@ -146,6 +146,12 @@ class GenGate:
                 {"note": "no evaluation of this run yet (graphgate eval)"},
             )
         modes = list(summary.get("modes", {}))
+        if not modes:
+            return GateResult(
+                self.name,
+                dict.fromkeys(keys),
+                {"note": "the latest evaluation of this run scored no mode"},
+            )
         mode = "hybrid" if "hybrid" in modes else modes[0]
         overall = summary["modes"][mode]["overall"]["metrics"]
 

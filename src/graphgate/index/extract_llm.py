@@ -122,10 +122,14 @@ class LlmExtractor:
         self.client = client
         self.hints = hints
         self._counts: dict[str, int] = {}
+        self._first_error: str | None = None
         self._lock = threading.Lock()
 
     def report(self) -> dict[str, Any]:
-        return {**self._counts, "llm": self.client.accounting.as_dict()}
+        out: dict[str, Any] = {**self._counts, "llm": self.client.accounting.as_dict()}
+        if self._first_error is not None:
+            out["first_error"] = self._first_error
+        return out
 
     def _count(self, key: str) -> None:
         with self._lock:
@@ -146,6 +150,7 @@ class LlmExtractor:
         ]
 
     def extract(self, chunks: Sequence[Chunk], progress: Progress | None = None) -> Extraction:
+        self._first_error = None
         self._counts = {
             "chunks": len(chunks),
             "failed_chunks": 0,
@@ -213,8 +218,11 @@ class LlmExtractor:
                     )
                 )
                 entities, relations = entities + more_e, relations + more_r
-        except (InvalidExtraction, LLMError):
+        except (InvalidExtraction, LLMError) as exc:
             self._count("failed_chunks")
+            with self._lock:
+                if self._first_error is None:
+                    self._first_error = f"{type(exc).__name__}: {exc}"[:500]
             return [], []
         return self._records(chunk, entities, relations)
 

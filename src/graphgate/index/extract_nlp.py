@@ -10,6 +10,7 @@ from typing import Any
 from graphgate.config import ExtractSettings
 from graphgate.errors import ConfigError
 from graphgate.index.extract_base import Extraction, Progress
+from graphgate.index.workers import ordered_map
 from graphgate.types import Chunk, Mention, RawRelation
 
 COOCCURS = "co_occurs_with"
@@ -68,23 +69,32 @@ class NlpExtractor:
         return out
 
     def extract(self, chunks: Sequence[Chunk], progress: Progress | None = None) -> Extraction:
-        nlp = self._load()
         mentions: list[Mention] = []
         relations: list[RawRelation] = []
-        texts = (c.text for c in chunks)
         # Starting workers costs about a second: only worth it for a larger batch of chunks.
-        processes = self.settings.processes if len(chunks) >= _PARALLEL_FROM else 1
-        for chunk, doc in zip(
-            chunks,
-            nlp.pipe(texts, batch_size=self.settings.batch_size, n_process=processes),
-            strict=True,
-        ):
-            m, r = self._from_doc(chunk, doc)
-            mentions.extend(m)
-            relations.extend(r)
+        if self.settings.processes > 1 and len(chunks) >= _PARALLEL_FROM:
+            size = self.settings.batch_size
+            batches = [list(chunks[i : i + size]) for i in range(0, len(chunks), size)]
+            parts: Iterable[list[tuple[list[Mention], list[RawRelation]]]] = ordered_map(
+                _extract_batch, batches, self.settings.processes, _start_extractor, (self.settings,)
+            )
+        else:
+            parts = [self.extract_each(chunks)]
+        for part in parts:
+            for m, r in part:
+                mentions.extend(m)
+                relations.extend(r)
             if progress is not None:
-                progress(1)
+                progress(len(part))
         return Extraction(mentions, relations)
+
+    def extract_each(
+        self, chunks: Sequence[Chunk]
+    ) -> list[tuple[list[Mention], list[RawRelation]]]:
+        """Mentions and relations per chunk, in this process."""
+        nlp = self._load()
+        docs = nlp.pipe((c.text for c in chunks), batch_size=self.settings.batch_size)
+        return [self._from_doc(chunk, doc) for chunk, doc in zip(chunks, docs, strict=True)]
 
     def _from_doc(self, chunk: Chunk, doc: Any) -> tuple[list[Mention], list[RawRelation]]:
         token_entity: dict[int, str] = {}
@@ -219,3 +229,16 @@ def _with_conjuncts(token: Any, token_entity: dict[int, str]) -> list[str]:
         if name is not None and name not in names:
             names.append(name)
     return names
+
+
+# The extractor of a worker process (set by the pool's setup; never used in the parent).
+_worker_extractor: list[NlpExtractor] = []
+
+
+def _start_extractor(settings: ExtractSettings) -> None:
+    _worker_extractor.append(NlpExtractor(settings))
+    _worker_extractor[0]._load()
+
+
+def _extract_batch(chunks: list[Chunk]) -> list[tuple[list[Mention], list[RawRelation]]]:
+    return _worker_extractor[0].extract_each(chunks)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import html
 import json
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from graphgate.config import LoadSettings
 from graphgate.errors import InputError
+from graphgate.inputs import check_unicode_tree
 from graphgate.types import Document
 
 
@@ -74,19 +76,46 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _decode(raw: bytes, source: str) -> str:
-    if b"\x00" in raw[:8192]:
-        raise InputError(
-            f"{source}: looks like a binary file (NUL bytes)",
-            "remove it from the corpus or convert it to text",
-        )
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def _decode(raw: bytes) -> str:
+    """Text of a file: UTF-8, or UTF-16/32 when a byte-order mark says so. The problem text
+    does not name the file: the caller's LoadProblem does."""
+    encoding = next((enc for bom, enc in _BOMS if raw.startswith(bom)), "utf-8")
     try:
-        return raw.decode("utf-8-sig")
+        text = raw.decode(encoding)
     except UnicodeDecodeError as exc:
+        if b"\x00" in raw:
+            raise InputError(
+                "looks like a binary file (NUL bytes)",
+                "remove it from the corpus or convert it to text",
+            ) from exc
         raise InputError(
-            f"{source}: not valid UTF-8 (byte {exc.start})",
+            f"not valid {encoding.upper().replace('-SIG', '')} (byte {exc.start})",
             "convert it, e.g. `iconv -f latin1 -t utf-8 FILE > FILE.utf8`",
         ) from exc
+    if "\x00" in text:
+        raise InputError(
+            f"looks like a binary file (NUL character at {text.index(chr(0))})",
+            "remove it from the corpus or convert it to text",
+        )
+    return text
+
+
+def _unicode_problem(row: dict[str, object]) -> str | None:
+    """A lone surrogate (a broken \\uD8xx escape) in any field: not writable as UTF-8."""
+    try:
+        check_unicode_tree(row, "the line")
+    except InputError as exc:
+        return exc.problem
+    return None
 
 
 class CorpusLoader:
@@ -103,7 +132,7 @@ class CorpusLoader:
         for item in self._iter_documents(path):
             if isinstance(item, LoadProblem):
                 if self.settings.on_error == "fail":
-                    raise InputError(item.problem, item.fix)
+                    raise InputError(f"{item.source}: {item.problem}", item.fix)
                 problems.append(item)
             else:
                 docs.append(item)
@@ -158,7 +187,7 @@ class CorpusLoader:
             size = file.stat().st_size
             if (big := self._too_large(file, size)) is not None:
                 return big
-            text = _decode(file.read_bytes(), str(file))
+            text = _decode(file.read_bytes())
         except InputError as exc:
             return LoadProblem(str(file), exc.problem, exc.fix)
         except OSError as exc:
@@ -173,12 +202,13 @@ class CorpusLoader:
 
     def _read_jsonl(self, file: Path) -> Iterator[Document | LoadProblem]:
         try:
-            size = file.stat().st_size
-            text = _decode(file.read_bytes(), str(file))
+            text = _decode(file.read_bytes())
         except InputError as exc:
             yield LoadProblem(str(file), exc.problem, exc.fix)
             return
-        del size
+        except OSError as exc:
+            yield LoadProblem(str(file), f"cannot read: {exc.strerror}", "check permissions")
+            return
         for lineno, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
@@ -191,9 +221,17 @@ class CorpusLoader:
             if not isinstance(row, dict):
                 yield LoadProblem(where, "line is not a JSON object", "write {id, title, text}")
                 continue
+            if (broken := _unicode_problem(row)) is not None:
+                yield LoadProblem(
+                    where, broken, "fix the \\uD8xx escape (surrogates come in pairs)"
+                )
+                continue
             body = row.get("text")
             if not isinstance(body, str) or not body.strip():
                 yield LoadProblem(where, "missing or empty 'text' field", "add a non-empty text")
+                continue
+            if "\x00" in body:
+                yield LoadProblem(where, "text contains a NUL character", "remove it")
                 continue
             doc_id = row.get("id")
             if not isinstance(doc_id, str | int) or str(doc_id) == "":

@@ -45,6 +45,9 @@ class StageOutput:
 
 
 StageFn = Callable[[IndexContext, dict[str, pa.Table]], StageOutput]
+# A check on a stage's output, after its artifacts are written: it raises to stop the run,
+# and the artifacts stay for the gates to judge the failed run.
+StageCheck = Callable[[IndexContext, StageOutput], None]
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,7 @@ class Stage:
     outputs: tuple[str, ...]
     fn: StageFn
     optional_inputs: tuple[str, ...] = ()
+    check: StageCheck | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +109,10 @@ class Pipeline:
                 tables[name] = table
             rows = {name: t.num_rows for name, t in output.tables.items()}
             reports.append(StageReport(stage.name, seconds, rows, output.info))
+            # Recorded as it goes: a failed or killed run shows how far it got.
+            ctx.run.update_manifest(stages=[r.as_dict() for r in reports])
+            if stage.check is not None:
+                stage.check(ctx, output)
         return reports
 
     @staticmethod

@@ -8,6 +8,7 @@ import numpy as np
 import pyarrow as pa
 
 from graphgate.embed.base import Matrix, l2_normalise, mean_direction
+from graphgate.errors import ExtractionFailedError
 from graphgate.index.chunk import chunk_documents
 from graphgate.index.communities import detect, stability, undirected_edges
 from graphgate.index.load import CorpusLoader
@@ -48,13 +49,41 @@ def extract_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput
     chunks = from_table(tables["chunks"], Chunk)
     advance = ctx.progress("extract", len(chunks))
     extraction = ctx.extractor.extract(chunks, advance)
+    report = ctx.extractor.report()
     return StageOutput(
         {
             "mentions": to_table(extraction.mentions, Mention),
             "raw_relations": to_table(extraction.relations, RawRelation),
         },
-        {"extractor": ctx.extractor.name, **ctx.extractor.report()},
+        {
+            "extractor": ctx.extractor.name,
+            **report,
+            "chunks": len(chunks),
+            "failed_chunks": int(report.get("failed_chunks", 0)),
+            "mentions": len(extraction.mentions),
+        },
     )
+
+
+def check_extraction(ctx: IndexContext, output: StageOutput) -> None:
+    """A graph run needs entities: too many failed chunks, or none found, stops it."""
+    info = output.info
+    chunks, failed = int(info["chunks"]), int(info["failed_chunks"])
+    limit = ctx.settings.extract.max_failed_share
+    if chunks and failed / chunks > limit:
+        first = info.get("first_error")
+        raise ExtractionFailedError(
+            f"extraction failed on {failed} of {chunks} chunks ({failed / chunks:.0%}, over "
+            f"extract.max_failed_share {limit:g})" + (f"; first error: {first}" if first else ""),
+            "check that the model answers (llm.base_url, llm.model, the API key), or index with "
+            "--extractor nlp; the previous run stays current",
+        )
+    if chunks and not info["mentions"]:
+        raise ExtractionFailedError(
+            f"the {info['extractor']} extractor found no entities in {chunks} chunks",
+            "a graph index needs names: check the corpus is text with named things, set "
+            "extract.concepts = true for texts about things, or index with --pipeline vector",
+        )
 
 
 def resolve_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
@@ -165,7 +194,9 @@ def graph_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
 
 _LOAD = Stage("load", (), ("documents",), load_stage)
 _CHUNK = Stage("chunk", ("documents",), ("chunks",), chunk_stage)
-_EXTRACT = Stage("extract", ("chunks",), ("mentions", "raw_relations"), extract_stage)
+_EXTRACT = Stage(
+    "extract", ("chunks",), ("mentions", "raw_relations"), extract_stage, check=check_extraction
+)
 _RESOLVE = Stage(
     "resolve",
     ("mentions", "raw_relations", "chunk_vectors"),

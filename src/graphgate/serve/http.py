@@ -1,34 +1,51 @@
-"""The HTTP API: a thin FastAPI layer over the service; no user text reaches Cypher."""
+"""The HTTP API: a thin FastAPI layer over the service; no user text reaches Cypher.
+
+Authentication, the body limit and timeouts live in :class:`~graphgate.serve.guard.Guard`,
+which sits in front of every route and the MCP mount; each route's ``name`` is its operation
+in :data:`graphgate.serve.auth.POLICY`.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import time
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, Header, HTTPException, Request
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from pydantic import BaseModel, Field
-from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
-from starlette.responses import Response
+from pydantic import AfterValidator, BaseModel, Field
 
-from graphgate.errors import GraphgateError, IndexMissingError
+from graphgate.errors import GraphgateError, IndexMissingError, InputError
+from graphgate.inputs import MAX_TOP_K, check_unicode_tree, parse_modes
+from graphgate.serve.auth import AccessDenied
+from graphgate.serve.guard import Guard
 from graphgate.serve.metrics import ServerMetrics
 from graphgate.serve.service import Service
 
-MAX_BODY_BYTES = 2_000_000
 MAX_QUESTION_CHARS = 4_000
+_MAX_ERROR_CHARS = 300
 
 Mode = Literal["vector", "local", "graph", "hybrid", "global"]
+
+
+def _clean_tree(value: dict[str, Any]) -> dict[str, Any]:
+    """str fields are checked by pydantic; values under ``Any`` are not (lone surrogates)."""
+    result: dict[str, Any] = check_unicode_tree(value, "metadata")
+    return result
+
+
+def _modes(value: list[Mode]) -> list[Mode]:
+    parse_modes(value)  # non-empty and known
+    return list(dict.fromkeys(value))
 
 
 class QueryRequest(BaseModel):
     question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
     mode: Mode | None = None
-    top_k: int | None = Field(None, ge=1, le=100)
+    top_k: int | None = Field(None, ge=1, le=MAX_TOP_K)
     as_of: str | None = Field(None, description="Accepted; temporal filtering is not built yet.")
 
 
@@ -36,7 +53,7 @@ class DocumentIn(BaseModel):
     id: str = Field(min_length=1, max_length=512)
     title: str | None = None
     text: str = Field(min_length=1)
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    metadata: Annotated[dict[str, Any], AfterValidator(_clean_tree)] = Field(default_factory=dict)
 
 
 class DocumentsRequest(BaseModel):
@@ -48,16 +65,8 @@ def _default_modes() -> list[Mode]:
 
 
 class EvalRequest(BaseModel):
-    testset: str = Field(description="Path of a test-set JSONL on the server.")
-    modes: list[Mode] = Field(default_factory=_default_modes)
-
-
-class _BodyLimit(BaseHTTPMiddleware):
-    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and int(length) > MAX_BODY_BYTES:
-            return JSONResponse({"detail": f"body over {MAX_BODY_BYTES} bytes"}, status_code=413)
-        return await call_next(request)
+    testset: str = Field(description="A test-set JSONL below serve.allowed_paths.")
+    modes: Annotated[list[Mode], AfterValidator(_modes)] = Field(default_factory=_default_modes)
 
 
 def create_app(service: Service, mcp: bool = True) -> FastAPI:
@@ -85,41 +94,52 @@ def create_app(service: Service, mcp: bool = True) -> FastAPI:
         version="0.1.0",
         lifespan=lifespan,
         description="GraphRAG with every stage measured.",
+        docs_url=None,  # the interactive pages load scripts from a CDN; the schema stays
+        redoc_url=None,
     )
-    app.add_middleware(_BodyLimit)
+    limits = service.settings
+    app.add_middleware(
+        Guard,
+        router=app.router,
+        authenticator=service.auth,
+        max_body_bytes=limits.max_body_bytes,
+        body_timeout_s=limits.body_timeout_s,
+    )
     metrics = ServerMetrics()
 
-    def token_check(expected: str | None, header: str | None) -> None:
-        if expected is None:
-            return
-        if header != f"Bearer {expected}":
-            raise HTTPException(
-                401, "missing or wrong bearer token", headers={"WWW-Authenticate": "Bearer"}
-            )
-
-    def writer(authorization: Annotated[str | None, Header()] = None) -> None:
-        if service.write_token is None:
-            raise HTTPException(403, "writes are disabled: start the server with a write token")
-        token_check(service.write_token, authorization)
-
-    def reader(authorization: Annotated[str | None, Header()] = None) -> None:
-        token_check(service.read_token, authorization)
+    @app.exception_handler(AccessDenied)
+    async def denied(_: Request, exc: AccessDenied) -> JSONResponse:
+        return JSONResponse({"detail": exc.problem, "fix": exc.fix}, status_code=exc.status)
 
     @app.exception_handler(GraphgateError)
     async def graphgate_error(_: Request, exc: GraphgateError) -> JSONResponse:
         code = 409 if isinstance(exc, IndexMissingError) else 400
+        if isinstance(exc, InputError):
+            code = 422
         return JSONResponse({"detail": exc.problem, "fix": exc.fix}, status_code=code)
 
-    @app.get("/healthz")
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        # Where and why, never the input itself: a request body is not echoed back.
+        errors = [
+            {
+                "loc": [str(part) for part in err.get("loc", ())],
+                "msg": str(err.get("msg", ""))[:_MAX_ERROR_CHARS],
+                "type": str(err.get("type", "")),
+            }
+            for err in exc.errors()[:20]
+        ]
+        return JSONResponse({"detail": errors}, status_code=422)
+
+    @app.get("/healthz", name="healthz")
     def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
-    @app.get("/status", dependencies=[Depends(reader)])
+    @app.get("/status", name="status")
     def status() -> dict[str, Any]:
-        with service.query_lock:
-            return service.ws.status().to_dict()
+        return service.status()
 
-    @app.post("/query", dependencies=[Depends(reader)])
+    @app.post("/query", name="query")
     def query(body: QueryRequest) -> dict[str, Any]:
         started = time.perf_counter()
         out = service.query(body.question, body.mode, body.top_k)
@@ -128,7 +148,7 @@ def create_app(service: Service, mcp: bool = True) -> FastAPI:
         )
         return out
 
-    @app.post("/documents", status_code=202, dependencies=[Depends(writer)])
+    @app.post("/documents", status_code=202, name="documents.add")
     def add_documents(body: DocumentsRequest) -> dict[str, Any]:
         job = service.add_documents([d.model_dump() for d in body.documents])
         return {"job": job.id, "poll": f"/jobs/{job.id}"}
@@ -136,46 +156,43 @@ def create_app(service: Service, mcp: bool = True) -> FastAPI:
     @app.delete(
         "/documents/{doc_id}",
         status_code=501,
-        dependencies=[Depends(writer)],
+        name="documents.delete",
         responses={501: {"description": "Not implemented until incremental updates land."}},
     )
     def delete_document(doc_id: str) -> dict[str, str]:
         raise HTTPException(501, "deleting documents needs incremental updates (not built yet)")
 
-    @app.post("/eval", status_code=202, dependencies=[Depends(writer)])
+    @app.post("/eval", status_code=202, name="eval")
     def run_eval(body: EvalRequest) -> dict[str, Any]:
-        path = Path(body.testset)
-        if not path.is_file():
-            raise HTTPException(422, f"test set not found on the server: {body.testset}")
-        job = service.evaluate(path, list(body.modes))
+        job = service.evaluate(body.testset, list(body.modes))
         return {"job": job.id, "poll": f"/jobs/{job.id}"}
 
-    @app.get("/jobs/{job_id}", dependencies=[Depends(reader)])
+    @app.get("/jobs/{job_id}", name="job")
     def job(job_id: str) -> dict[str, Any]:
         found = service.jobs.get(job_id)
         if found is None:
             raise HTTPException(404, "no such job")
         return found.as_dict()
 
-    @app.get("/runs", dependencies=[Depends(reader)])
+    @app.get("/runs", name="runs")
     def runs() -> list[dict[str, Any]]:
         from graphgate.gates.runner import stored_gates
 
         return [
             {
                 "run_id": r.run_id,
-                "status": r.manifest().get("status"),
+                "status": service.ws.runs.state(r),
                 "verdict": (stored_gates(r) or {}).get("verdict"),
             }
             for r in service.ws.list_runs()
         ]
 
-    @app.get("/gates", dependencies=[Depends(reader)])
+    @app.get("/gates", name="gates")
     def gates() -> dict[str, Any]:
         with service.query_lock:
             return service.ws.gates().as_dict()
 
-    @app.get("/metrics")
+    @app.get("/metrics", name="metrics")
     def prometheus() -> PlainTextResponse:
         with service.query_lock:
             metrics.refresh(service.ws)
@@ -187,3 +204,21 @@ def create_app(service: Service, mcp: bool = True) -> FastAPI:
         # Mounted last, so the API's own routes match first; the MCP app serves /mcp.
         app.mount("/", mcp_app)
     return app
+
+
+def server_config(app: FastAPI, service: Service, host: str, port: int) -> Any:
+    """uvicorn settings with the server's limits: header deadline, keep-alive, connections."""
+    import uvicorn
+
+    from graphgate.serve.protocol import protocol_with_deadline
+
+    limits = service.settings
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        http=protocol_with_deadline(limits.header_timeout_s),
+        timeout_keep_alive=limits.keep_alive_s,
+        limit_concurrency=limits.limit_concurrency,
+    )

@@ -1,22 +1,45 @@
-"""The MCP server: an agent can inspect, query, re-index, gate and evaluate through tools alone."""
+"""The MCP server: an agent can inspect, query, re-index, gate and evaluate through tools alone.
+
+Each tool first asks the service whether its caller may run it. Over streamable HTTP the caller
+was identified by the server's guard from the request's bearer token; over stdio, which has no
+headers, the caller is identified once from ``GRAPHGATE_MCP_TOKEN`` in the environment (as the
+MCP specification advises for stdio), against the same tokens and the same table.
+"""
 
 from __future__ import annotations
 
-import time
-from pathlib import Path
 from typing import Any
 
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from graphgate.errors import GraphgateError
+from graphgate.serve.auth import Access, Caller
+from graphgate.serve.guard import ACCESS_KEY
 from graphgate.serve.service import Service
 
 
-def build_mcp(service: Service) -> Any:
-    from mcp.server.mcpserver import MCPServer
-
+def build_mcp(service: Service, stdio_caller: Caller | None = None) -> MCPServer:
     server = MCPServer("graphgate", instructions="GraphRAG over a graphgate workspace.")
 
+    def allow(ctx: Context, tool: str) -> None:
+        request = ctx.request_context.request
+        if request is None:
+            caller = stdio_caller or Caller(Access.NONE)
+        else:
+            caller = request.scope.get(ACCESS_KEY) or Caller(Access.NONE)
+        try:
+            service.authorize(f"mcp.{tool}", caller)
+        except GraphgateError as exc:
+            raise ToolError(f"{exc.problem} — fix: {exc.fix}") from exc
+
+    def failed(exc: GraphgateError) -> ToolError:
+        return ToolError(f"{exc.problem} — fix: {exc.fix}" if exc.fix else exc.problem)
+
     @server.tool()
-    def get_server_status() -> dict[str, Any]:
+    def get_server_status(ctx: Context) -> dict[str, Any]:
         """Entities, relationships, communities, embedding model and dimension."""
+        allow(ctx, "get_server_status")
         with service.query_lock:
             st = service.ws.status()
             recorded = st.embedding
@@ -36,9 +59,15 @@ def build_mcp(service: Service) -> Any:
         }
 
     @server.tool()
-    def query_graph(query: str, mode: str = "hybrid", top_k: int = 5) -> dict[str, Any]:
+    def query_graph(
+        ctx: Context, query: str, mode: str = "hybrid", top_k: int = 5
+    ) -> dict[str, Any]:
         """Retrieve and answer: entities, relationships, text chunks and references."""
-        out = service.query(query, mode, top_k)
+        allow(ctx, "query_graph")
+        try:
+            out = service.query(query, mode, top_k)
+        except GraphgateError as exc:
+            raise failed(exc) from exc
         return {
             "answer": out["answer"],
             "entities": out["entities"],
@@ -48,18 +77,25 @@ def build_mcp(service: Service) -> Any:
         }
 
     @server.tool()
-    def reingest_from_file(path: str) -> dict[str, Any]:
-        """Index a corpus file or folder into a new run (waits for it to finish)."""
-        job = service.reindex(Path(path))
-        while job.state in {"queued", "running"}:
-            time.sleep(0.2)
+    def reingest_from_file(ctx: Context, path: str) -> dict[str, Any]:
+        """Index a corpus file or folder below the server's allowed paths into a new run
+        (waits for it to finish)."""
+        allow(ctx, "reingest_from_file")
+        try:
+            job = service.reindex(path).wait()
+        except GraphgateError as exc:
+            raise failed(exc) from exc
         return job.as_dict()
 
     @server.tool()
-    def run_gates() -> dict[str, Any]:
+    def run_gates(ctx: Context) -> dict[str, Any]:
         """The eight quality gates on the current run: verdict per gate."""
-        with service.query_lock:
-            report = service.ws.gates()
+        allow(ctx, "run_gates")
+        try:
+            with service.query_lock:
+                report = service.ws.gates()
+        except GraphgateError as exc:
+            raise failed(exc) from exc
         return {
             "verdict": report.verdict,
             "notes": report.notes,
@@ -67,13 +103,15 @@ def build_mcp(service: Service) -> Any:
         }
 
     @server.tool()
-    def evaluate(testset: str, modes: str = "vector,hybrid") -> dict[str, Any]:
-        """Run a test set and return the evaluation summary."""
-        job = service.evaluate(Path(testset), [m.strip() for m in modes.split(",") if m.strip()])
-        while job.state in {"queued", "running"}:
-            time.sleep(0.2)
+    def evaluate(ctx: Context, testset: str, modes: str = "vector,hybrid") -> dict[str, Any]:
+        """Run a test set below the server's allowed paths and return the evaluation summary."""
+        allow(ctx, "evaluate")
+        try:
+            job = service.evaluate(testset, modes).wait()
+        except GraphgateError as exc:
+            raise failed(exc) from exc
         if job.state == "failed" or job.result is None:
-            return {"error": job.error}
+            raise ToolError(job.error or "the evaluation failed")
         summary = job.result["summary"]
         return {
             "overall_verdict": summary["overall_verdict"],

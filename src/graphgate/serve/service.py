@@ -3,20 +3,30 @@
 Queries are serialised on one lock (the search libraries are not documented as thread-safe);
 indexing runs in a background thread into a new run, and queries keep answering from the
 current run until the new one is complete and becomes current.
+
+Every transport calls the operations here after :meth:`Service.authorize`; paths a client names
+are checked against ``serve.allowed_paths`` here, once, for HTTP and MCP alike.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from graphgate.errors import InputError
+from graphgate.inputs import check_mode, check_top_k, check_unicode, parse_modes
+from graphgate.serve.auth import AccessDenied, Authenticator, Caller
 from graphgate.workspace import Workspace
+
+EVALS_DIR = "evals"
 
 
 @dataclass
@@ -32,27 +42,86 @@ class Job:
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
 
+    def wait(self, poll_s: float = 0.2) -> Job:
+        while self.state in {"queued", "running"}:
+            time.sleep(poll_s)
+        return self
+
 
 class Service:
     def __init__(
-        self, workspace: Path, write_token: str | None, read_token: str | None = None
+        self,
+        workspace: Path,
+        write_token: str | None = None,
+        read_token: str | None = None,
+        **overrides: Any,
     ) -> None:
         self.workspace = workspace
-        self.write_token = write_token
-        self.read_token = read_token
-        self.ws = Workspace(workspace)
+        self.ws = Workspace(workspace, **overrides)
+        serve = self.ws.settings.serve
+        self.settings = serve
+        self.auth = Authenticator(
+            write_token or (serve.write_token.get_secret_value() if serve.write_token else None),
+            read_token or (serve.read_token.get_secret_value() if serve.read_token else None),
+            serve.metrics_public,
+        )
         self.query_lock = threading.Lock()
         self.write_lock = threading.Lock()
         self.jobs: dict[str, Job] = {}
 
+    @property
+    def write_token(self) -> str | None:
+        return self.auth.write_token
+
+    @property
+    def read_token(self) -> str | None:
+        return self.auth.read_token
+
     def close(self) -> None:
         self.ws.close()
 
+    def authorize(self, operation: str, caller: Caller) -> None:
+        self.auth.decide(operation, caller)
+
+    # -- reads -------------------------------------------------------------------------------
     def query(self, question: str, mode: str | None, top_k: int | None) -> dict[str, Any]:
+        check_unicode(question, "the question")
+        check_mode(mode)
+        check_top_k(top_k)
         with self.query_lock:
             return self.ws.query(question, mode, top_k).to_dict()
 
-    def _start(self, kind: str, work: Any) -> Job:
+    def status(self) -> dict[str, Any]:
+        """The workspace status without the server's file-system layout."""
+        with self.query_lock:
+            status = self.ws.status().to_dict()
+        status["workspace"] = self.workspace.name
+        return status
+
+    # -- paths a client names ----------------------------------------------------------------
+    def allowed_path(self, path: str) -> Path:
+        """``path`` resolved (symlinks, ``..``) and found below one of ``serve.allowed_paths``."""
+        roots = [Path(os.path.realpath(r)) for r in self.settings.allowed_paths]
+        if not roots:
+            raise AccessDenied(
+                403,
+                "reading files on the server is off",
+                "list the folders clients may read in serve.allowed_paths (graphgate.toml)",
+            )
+        check_unicode(path, "the path")
+        resolved = Path(os.path.realpath(path))
+        if not any(resolved == root or resolved.is_relative_to(root) for root in roots):
+            raise AccessDenied(
+                403,
+                f"{path} is outside the folders this server may read",
+                "name a file below one of serve.allowed_paths",
+            )
+        if not resolved.exists():
+            raise InputError(f"{path} does not exist on the server", "check the path")
+        return resolved
+
+    # -- background jobs ---------------------------------------------------------------------
+    def _start(self, kind: str, work: Callable[[Job], dict[str, Any]]) -> Job:
         job = Job(uuid.uuid4().hex[:12], kind)
         self.jobs[job.id] = job
 
@@ -68,12 +137,22 @@ class Service:
         threading.Thread(target=run, name=f"graphgate-{kind}-{job.id}", daemon=True).start()
         return job
 
+    @staticmethod
+    def _progress(job: Job) -> Callable[[str, int], Callable[[int], None]]:
+        def progress(description: str, total: int) -> Callable[[int], None]:
+            job.progress[description] = {"done": 0, "total": total}
+
+            def advance(n: int) -> None:
+                job.progress[description]["done"] += n
+
+            return advance
+
+        return progress
+
     def add_documents(self, documents: list[dict[str, Any]]) -> Job:
         """Index the current corpus plus these documents (added or replaced) into a new run."""
 
         def work(job: Job) -> dict[str, Any]:
-            folder = Path(tempfile.mkdtemp(prefix="gg-docs-"))
-            corpus = folder / "corpus.jsonl"
             existing: dict[str, dict[str, Any]] = {}
             if self.ws.runs.current_id() is not None:
                 for row in self.ws.runs.current().read_artifact("documents").to_pylist():
@@ -85,58 +164,44 @@ class Service:
                     }
             for doc in documents:
                 existing[doc["id"]] = doc
-            corpus.write_text(
-                "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in existing.values()),
-                encoding="utf-8",
-            )
-            writer = Workspace(self.workspace)
-
-            def progress(description: str, total: int) -> Any:
-                job.progress[description] = {"done": 0, "total": total}
-
-                def advance(n: int) -> None:
-                    job.progress[description]["done"] += n
-
-                return advance
-
-            try:
-                report = writer.index(corpus, progress=progress)
-            finally:
-                writer.close()
+            with tempfile.TemporaryDirectory(prefix="gg-docs-") as folder:
+                corpus = Path(folder) / "corpus.jsonl"
+                corpus.write_text(
+                    "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in existing.values()),
+                    encoding="utf-8",
+                )
+                with Workspace(self.workspace) as writer:
+                    report = writer.index(corpus, progress=self._progress(job))
             return {"run_id": report.run_id, "counts": report.counts, "documents": len(existing)}
 
         return self._start("index", work)
 
-    def reindex(self, corpus: Path) -> Job:
-        """Index a corpus path on the server into a new run."""
+    def reindex(self, path: str) -> Job:
+        """Index a corpus below ``serve.allowed_paths`` into a new run."""
+        corpus = self.allowed_path(path)
 
         def work(job: Job) -> dict[str, Any]:
-            writer = Workspace(self.workspace)
-            try:
-                report = writer.index(corpus)
-            finally:
-                writer.close()
+            with Workspace(self.workspace) as writer:
+                report = writer.index(corpus, progress=self._progress(job))
             return {"run_id": report.run_id, "counts": report.counts}
 
         return self._start("index", work)
 
-    def evaluate(self, testset: Path, modes: list[str]) -> Job:
+    def evaluate(self, testset: str, modes: list[str] | str) -> Job:
+        """Evaluate a test set below ``serve.allowed_paths``; results stay with the run."""
+        path = self.allowed_path(testset)
+        chosen = parse_modes(modes)
+
         def work(job: Job) -> dict[str, Any]:
             from graphgate.evaluate.run import evaluate
-
-            out = Path(tempfile.mkdtemp(prefix="gg-eval-"))
 
             def count(_: dict[str, Any]) -> None:
                 job.progress["cases"] = job.progress.get("cases", 0) + 1
 
             with self.query_lock:
-                outcome = evaluate(
-                    self.ws,
-                    testset,
-                    modes,
-                    out,
-                    progress=count,
-                )
-            return {"out_dir": str(out), "summary": outcome.summary}
+                run = self.ws.loaded().run
+                out = run.path / EVALS_DIR / job.id
+                outcome = evaluate(self.ws, path, chosen, out, progress=count)
+            return {"run_id": run.run_id, "eval_id": job.id, "summary": outcome.summary}
 
         return self._start("eval", work)

@@ -9,8 +9,13 @@ from typing import Any
 
 from graphgate.store.base import Hit
 
+_SAVED = "params.index.json"  # one of the files bm25s writes; absent when nothing was indexable
+
 
 class Bm25TextIndex:
+    """``retriever`` is None when no chunk had an indexable word (only stopwords, digits or
+    punctuation): such an index is valid and finds nothing."""
+
     def __init__(self, ids: Sequence[str], retriever: Any) -> None:
         self.ids = list(ids)
         self.retriever = retriever
@@ -21,7 +26,7 @@ class Bm25TextIndex:
     def search(self, query: str, k: int) -> list[Hit]:
         import bm25s
 
-        if not self.ids:
+        if not self.ids or self.retriever is None:
             return []
         tokens = bm25s.tokenize([query], stopwords="en", show_progress=False, return_ids=False)
         if not tokens or not tokens[0]:
@@ -36,11 +41,13 @@ def build_text_index(ids: Sequence[str], texts: Sequence[str], folder: Path) -> 
     import bm25s
 
     folder.mkdir(parents=True, exist_ok=True)
-    retriever = bm25s.BM25()
+    retriever: Any = None
     if texts:
         tokens = bm25s.tokenize(list(texts), stopwords="en", show_progress=False)
-        retriever.index(tokens, show_progress=False)
-        retriever.save(str(folder))
+        if tokens.vocab:
+            retriever = bm25s.BM25()
+            retriever.index(tokens, show_progress=False)
+            retriever.save(str(folder))
     (folder / "ids.json").write_text(json.dumps(list(ids)))
     return Bm25TextIndex(ids, retriever)
 
@@ -49,5 +56,5 @@ def open_text_index(folder: Path) -> Bm25TextIndex:
     import bm25s
 
     ids = json.loads((folder / "ids.json").read_text())
-    retriever = bm25s.BM25.load(str(folder)) if ids else bm25s.BM25()
+    retriever = bm25s.BM25.load(str(folder)) if ids and (folder / _SAVED).exists() else None
     return Bm25TextIndex(ids, retriever)

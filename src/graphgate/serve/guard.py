@@ -1,0 +1,131 @@
+"""The ASGI middleware in front of everything the server answers, mounts included.
+
+Every HTTP request — API routes and the MCP endpoint alike — is named as an operation,
+authenticated and decided by :class:`~graphgate.serve.auth.Authenticator` before the app sees
+it, and its body is read here with a byte limit and a time limit, whatever the client declares
+(``Content-Length`` or chunked). The app then reads the body from memory.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anyio
+from starlette.routing import Match, Mount, Router
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from graphgate.serve.auth import AccessDenied, Authenticator
+
+ACCESS_KEY = "graphgate.caller"
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class Guard:
+    def __init__(
+        self,
+        app: ASGIApp,
+        router: Router,
+        authenticator: Authenticator,
+        max_body_bytes: int,
+        body_timeout_s: float,
+    ) -> None:
+        self.app = app
+        self.router = router
+        self.authenticator = authenticator
+        self.max_body_bytes = max_body_bytes
+        self.body_timeout_s = body_timeout_s
+
+    def operation(self, scope: Scope) -> str:
+        """The access-table name of what this request reaches: a route's name, or ``mcp``."""
+        partial = None
+        for route in self.router.routes:
+            match, _ = route.matches(scope)
+            if match == Match.FULL:
+                return "mcp" if isinstance(route, Mount) else str(getattr(route, "name", ""))
+            if match == Match.PARTIAL and partial is None:  # the path, another method: 405
+                partial = str(getattr(route, "name", ""))
+        return partial or "mcp"
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        caller = self.authenticator.identify_header(headers.get("authorization"))
+        try:
+            self.authenticator.decide(self.operation(scope), caller)
+        except AccessDenied as exc:
+            extra = {"www-authenticate": "Bearer"} if exc.status == 401 else {}
+            await _reply(send, exc.status, {"detail": exc.problem, "fix": exc.fix}, extra)
+            return
+        scope[ACCESS_KEY] = caller
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.max_body_bytes:
+            await self._too_large(send)
+            return
+        body: list[bytes] = []
+        try:
+            with anyio.fail_after(self.body_timeout_s):
+                tail = await self._read_body(receive, body)
+        except _TooLarge:
+            await self._too_large(send)
+            return
+        except TimeoutError:
+            await _reply(
+                send,
+                408,
+                {"detail": f"request body not received within {self.body_timeout_s:g} s"},
+                {"connection": "close"},
+            )
+            return
+        await self.app(scope, _replay(b"".join(body), tail, receive), send)
+
+    async def _read_body(self, receive: Receive, parts: list[bytes]) -> Message | None:
+        """Reads up to the limit; returns a disconnect message if the client went away."""
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return message
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body_bytes:
+                raise _TooLarge
+            parts.append(chunk)
+            if not message.get("more_body", False):
+                return None
+
+    async def _too_large(self, send: Send) -> None:
+        await _reply(
+            send,
+            413,
+            {"detail": f"request body over {self.max_body_bytes} bytes"},
+            {"connection": "close"},
+        )
+
+
+def _replay(body: bytes, tail: Message | None, receive: Receive) -> Receive:
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            if tail is not None:
+                return tail
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+async def _reply(send: Send, status: int, payload: dict[str, Any], headers: dict[str, str]) -> None:
+    content = json.dumps(payload).encode()
+    raw = [(b"content-type", b"application/json"), (b"content-length", str(len(content)).encode())]
+    raw += [(k.encode(), v.encode()) for k, v in headers.items()]
+    await send({"type": "http.response.start", "status": status, "headers": raw})
+    await send({"type": "http.response.body", "body": content})

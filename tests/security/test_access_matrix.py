@@ -1,0 +1,174 @@
+"""Every route and every MCP tool, with no token, a wrong token, the read token and the write
+token, over a real loopback server: the allowed/denied matrix, in one table.
+
+A route or tool added without a row here fails ``test_every_route_and_tool_has_a_row``; one
+missing from the access table is refused by the server (and fails the same test).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.routing import APIRoute
+from starlette.routing import Route
+
+from graphgate.serve.auth import POLICY, Access
+from graphgate.serve.http import create_app
+from tests.serving import mcp_call, running_server
+
+WRITE, READ = "write-token-W", "read-token-R"
+CREDENTIALS = {
+    "none": {},
+    "wrong": {"Authorization": "Bearer not-a-token"},
+    "read": {"Authorization": f"Bearer {READ}"},
+    "write": {"Authorization": f"Bearer {WRITE}"},
+}
+Call = Callable[[httpx.Client, dict[str, str], Path], httpx.Response]
+
+# Each request is harmless when allowed: it is refused after authentication (404, 422, 501) or
+# only reads, so the matrix never changes the index.
+ROUTES: dict[str, Call] = {
+    "healthz": lambda c, h, _: c.get("/healthz", headers=h),
+    "openapi": lambda c, h, _: c.get("/openapi.json", headers=h),
+    "metrics": lambda c, h, _: c.get("/metrics", headers=h),
+    "status": lambda c, h, _: c.get("/status", headers=h),
+    "query": lambda c, h, _: c.post("/query", json={"question": "Who is Fred?"}, headers=h),
+    "runs": lambda c, h, _: c.get("/runs", headers=h),
+    "gates": lambda c, h, _: c.get("/gates", headers=h),
+    "job": lambda c, h, _: c.get("/jobs/nope", headers=h),
+    "documents.add": lambda c, h, _: c.post("/documents", json={"documents": []}, headers=h),
+    "documents.delete": lambda c, h, _: c.delete("/documents/x", headers=h),
+    "eval": lambda c, h, _: c.post("/eval", json={"testset": "t.jsonl", "modes": []}, headers=h),
+    "mcp": lambda c, h, _: mcp_call(c, "tools/list", {}, h),
+}
+TOOLS: dict[str, Callable[[Path], dict[str, object]]] = {
+    "get_server_status": lambda _: {},
+    "query_graph": lambda _: {"query": "Who is Fred Holywell?", "mode": "vector"},
+    "run_gates": lambda _: {},
+    "reingest_from_file": lambda allowed: {"path": str(allowed / "missing")},
+    "evaluate": lambda allowed: {"testset": str(allowed / "missing.jsonl")},
+}
+_DENIALS = ("needs a bearer token", "needs the write token", "wrong or malformed", "disabled")
+
+
+def expected(operation: str, credential: str, write_token: bool, read_token: bool) -> bool:
+    """True where the credential may perform the operation (the rule, written out)."""
+    needed = POLICY[operation]
+    if needed == Access.NONE:
+        return True
+    if credential == "wrong" or (credential == "read" and not read_token):
+        return False  # a token the server was not given is a wrong token
+    if needed == Access.WRITE:
+        return write_token and credential == "write"
+    return credential in {"read", "write"} if read_token else credential != "wrong"
+
+
+@pytest.fixture(scope="module")
+def server_ws(small_workspace_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("matrix")
+    shutil.copytree(small_workspace_path, root / "ws")
+    (root / "allowed").mkdir()
+    return root
+
+
+def _denied_http(response: httpx.Response) -> bool:
+    return response.status_code in {401, 403}
+
+
+def _denied_tool(response: httpx.Response) -> bool:
+    if _denied_http(response):
+        return True
+    result = response.json()["result"]
+    text = " ".join(c.get("text", "") for c in result.get("content", []))
+    return bool(result.get("isError")) and any(d in text for d in _DENIALS)
+
+
+@pytest.fixture(scope="module", params=["both tokens", "write token only"])
+def matrix_server(
+    request: pytest.FixtureRequest, server_ws: Path
+) -> Iterator[tuple[str, bool, bool, Path]]:
+    read = READ if request.param == "both tokens" else None
+    allowed = server_ws / "allowed"
+    with running_server(server_ws / "ws", WRITE, read, serve={"allowed_paths": [str(allowed)]}) as (
+        base,
+        _,
+    ):
+        yield base, True, read is not None, allowed
+
+
+def test_every_route_and_tool_has_a_row(small_workspace_path: Path, tmp_path: Path) -> None:
+    import anyio
+
+    from graphgate.serve.service import Service
+
+    shutil.copytree(small_workspace_path, tmp_path / "ws")
+    service = Service(tmp_path / "ws", WRITE)
+    try:
+        app = create_app(service)
+        names = {r.name for r in app.routes if isinstance(r, APIRoute | Route)}
+        assert names | {"mcp"} == set(ROUTES), "a route without a row in this matrix"
+        tools = {t.name for t in anyio.run(create_app_tools, service)}
+        assert tools == set(TOOLS), "an MCP tool without a row in this matrix"
+        for operation in [*names, "mcp", *(f"mcp.{t}" for t in tools)]:
+            assert operation in POLICY, f"{operation} has no access decision"
+    finally:
+        service.close()
+
+
+async def create_app_tools(service: object) -> list[object]:
+    from graphgate.serve.mcp_server import build_mcp
+
+    return list(await build_mcp(service).list_tools())  # type: ignore[arg-type]
+
+
+def test_http_matrix(matrix_server: tuple[str, bool, bool, Path]) -> None:
+    base, write_token, read_token, allowed = matrix_server
+    wrong_calls: list[str] = []
+    with httpx.Client(base_url=base, timeout=60) as client:
+        for operation, call in ROUTES.items():
+            for credential, headers in CREDENTIALS.items():
+                response = call(client, headers, allowed)
+                allowed_here = expected(operation, credential, write_token, read_token)
+                broken = response.status_code >= 500 and response.status_code != 501
+                if allowed_here == _denied_http(response) or broken:
+                    wrong_calls.append(f"{operation}/{credential}: {response.status_code}")
+    assert not wrong_calls, wrong_calls
+
+
+def test_mcp_tool_matrix(matrix_server: tuple[str, bool, bool, Path]) -> None:
+    base, write_token, read_token, allowed = matrix_server
+    wrong_calls: list[str] = []
+    with httpx.Client(base_url=base, timeout=60) as client:
+        for tool, arguments in TOOLS.items():
+            for credential, headers in CREDENTIALS.items():
+                response = mcp_call(
+                    client, "tools/call", {"name": tool, "arguments": arguments(allowed)}, headers
+                )
+                ok = expected(f"mcp.{tool}", credential, write_token, read_token)
+                ok = ok and expected("mcp", credential, write_token, read_token)
+                if ok == _denied_tool(response):
+                    wrong_calls.append(f"{tool}/{credential}: {response.text[:200]}")
+    assert not wrong_calls, wrong_calls
+
+
+def test_without_a_write_token_writes_are_off_for_everyone(
+    server_ws: Path,
+) -> None:
+    with (
+        running_server(server_ws / "ws", None, None) as (base, _),
+        httpx.Client(base_url=base, timeout=60) as client,
+    ):
+        for credential in ("none", "write"):
+            response = ROUTES["documents.add"](client, CREDENTIALS[credential], server_ws)
+            assert response.status_code in {401, 403}
+        refused = client.post(
+            "/documents",
+            json={"documents": [{"id": "n", "text": "New."}]},
+            headers=CREDENTIALS["write"],
+        )
+        assert refused.status_code == 401  # a token nobody configured is a wrong token
+        assert client.get("/status").status_code == 200  # reads stay open
