@@ -172,3 +172,39 @@ def test_without_a_write_token_writes_are_off_for_everyone(
         )
         assert refused.status_code == 401  # a token nobody configured is a wrong token
         assert client.get("/status").status_code == 200  # reads stay open
+
+
+def test_mcp_over_stdio_takes_its_token_from_the_environment(
+    small_workspace_path: Path, tmp_path: Path
+) -> None:
+    """stdio has no headers: the client's token comes from GRAPHGATE_MCP_TOKEN, checked against
+    the same tokens and the same table as HTTP."""
+    import os
+    import sys
+
+    import anyio
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    shutil.copytree(small_workspace_path, tmp_path / "ws")
+
+    async def reingest(client_token: str | None) -> str:
+        env = {**os.environ, "GRAPHGATE_SERVE__WRITE_TOKEN": WRITE}
+        env.pop("GRAPHGATE_MCP_TOKEN", None)
+        if client_token is not None:
+            env["GRAPHGATE_MCP_TOKEN"] = client_token
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "graphgate.cli", "mcp", "-w", str(tmp_path / "ws")],
+            env=env,
+        )
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            result = await client.call_tool("reingest_from_file", {"path": "/etc/os-release"})
+            assert result.is_error
+            return str(result.content[0].text)  # type: ignore[union-attr]
+
+    assert "needs a bearer token" in anyio.run(reingest, None)
+    assert "wrong or malformed" in anyio.run(reingest, "guess")
+    # The write token passes authentication; the path check comes next (no roots configured).
+    assert "serve.allowed_paths" in anyio.run(reingest, WRITE)

@@ -38,9 +38,10 @@ def shown(text: object) -> str:
 
 def report_error(problem: str, fix: str = "") -> None:
     err = console(stderr=True)
-    err.print(f"[bold red]error:[/] {shown(problem)}")
+    # Not wrapped: paths and commands in a message stay whole, to copy and paste.
+    err.print(f"[bold red]error:[/] {shown(problem)}", soft_wrap=True)
     if fix:
-        err.print(f"[yellow]fix:[/] {shown(fix)}")
+        err.print(f"[yellow]fix:[/] {shown(fix)}", soft_wrap=True)
 
 
 @contextmanager
