@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,6 +37,21 @@ SMALL_TEXTS = {
         "to dinner in London every Christmas.</p></body></html>"
     ),
 }
+
+
+FRED_CASE = {
+    "id": "q1",
+    "question": "Who is Fred Holywell?",
+    "question_type": "single_hop",
+    "answer": "nephew",
+    "gold_docs": ["fred.html"],
+}
+
+
+def write_fred_testset(path: Path) -> Path:
+    """A one-case test set over the small corpus."""
+    path.write_text(json.dumps(FRED_CASE) + "\n", encoding="utf-8")
+    return path
 
 
 @pytest.fixture()

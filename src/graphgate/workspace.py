@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -225,7 +226,9 @@ class Workspace:
                 status=FAILED, finished_at=finished_now(), error=f"{type(exc).__name__}: {exc}"
             )
             if isinstance(exc, ExtractionFailedError) and self.settings.gates.run_on_index:
-                self.gates(run.run_id)  # the failed run's verdict, for `graphgate runs`
+                # The failed run's verdict, for `graphgate runs`; never in place of the error.
+                with contextlib.suppress(Exception):
+                    self.gates(run.run_id)
             raise
         seconds = time.perf_counter() - started
         problems: list[dict[str, str]] = reports[0].info.get("problems", []) if reports else []

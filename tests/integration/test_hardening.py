@@ -15,6 +15,7 @@ from typer.testing import CliRunner, Result
 from graphgate import Workspace
 from graphgate.errors import InputError
 from graphgate.gates.runner import stored_gates
+from tests.conftest import write_fred_testset
 from tests.serving import free_port
 
 runner = CliRunner()
@@ -92,18 +93,7 @@ def test_a_corpus_without_entities_fails_a_graph_index_but_not_a_vector_one(
 def test_eval_modes_are_validated_and_an_empty_evaluation_overwrites_nothing(
     ws: Path, tmp_path: Path
 ) -> None:
-    testset = tmp_path / "t.jsonl"
-    testset.write_text(
-        json.dumps(
-            {
-                "id": "q1",
-                "question": "Who is Fred Holywell?",
-                "question_type": "single_hop",
-                "answer": "nephew",
-            }
-        )
-        + "\n"
-    )
+    testset = write_fred_testset(tmp_path / "t.jsonl")
     out = tmp_path / "eval"
     base = ["eval", str(testset), "-w", str(ws), "--out", str(out)]
     for modes in (",", " , ", "vector,psychic"):

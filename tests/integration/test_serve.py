@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,43 +12,19 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
-import uvicorn
 from prometheus_client.parser import text_string_to_metric_families
 
-from graphgate.serve.http import create_app
-from graphgate.serve.service import Service
+from tests.serving import running_server
 
 TOKEN = "write-token-123"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture()
 def api(small_workspace_path: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
     ws_path = tmp_path / "ws"
     shutil.copytree(small_workspace_path, ws_path)
-    service = Service(ws_path, TOKEN)
-    port = _free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="error")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            time.sleep(0.05)
-    yield base, ws_path
-    server.should_exit = True
-    thread.join(timeout=10)
-    service.close()
+    with running_server(ws_path, TOKEN) as (base, _):
+        yield base, ws_path
 
 
 def test_query_status_runs_gates_and_schema(api: tuple[str, Path]) -> None:

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
+from tests.conftest import write_fred_testset
 from tests.serving import mcp_call, running_server
 
 WRITE, READ = "write-W", "read-R"
@@ -184,19 +185,7 @@ def test_jobs_leave_nothing_in_tmp_and_keep_eval_results_with_the_run(
 ) -> None:
     allowed = tmp_path / "allowed"
     allowed.mkdir()
-    testset = allowed / "t.jsonl"
-    testset.write_text(
-        json.dumps(
-            {
-                "id": "q1",
-                "question": "Who is Fred Holywell?",
-                "question_type": "single_hop",
-                "answer": "nephew",
-                "gold_docs": ["fred.html"],
-            }
-        )
-        + "\n"
-    )
+    testset = write_fred_testset(allowed / "t.jsonl")
     pattern = str(Path(tempfile.gettempdir()) / "gg-*")
     before = set(glob.glob(pattern))
     with (
