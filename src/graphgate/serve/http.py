@@ -19,7 +19,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import AfterValidator, BaseModel, Field
 
 from graphgate.errors import GraphgateError, IndexMissingError, InputError
-from graphgate.inputs import MAX_TOP_K, check_unicode_tree, parse_modes
+from graphgate.inputs import MAX_TOP_K, check_unicode_tree
 from graphgate.serve.auth import AccessDenied
 from graphgate.serve.guard import Guard
 from graphgate.serve.metrics import ServerMetrics
@@ -33,12 +33,17 @@ Mode = Literal["vector", "local", "graph", "hybrid", "global"]
 
 def _clean_tree(value: dict[str, Any]) -> dict[str, Any]:
     """str fields are checked by pydantic; values under ``Any`` are not (lone surrogates)."""
-    result: dict[str, Any] = check_unicode_tree(value, "metadata")
-    return result
+    try:
+        check_unicode_tree(value, "metadata")
+    except InputError as exc:
+        raise ValueError(exc.problem) from exc
+    return value
 
 
 def _modes(value: list[Mode]) -> list[Mode]:
-    parse_modes(value)  # non-empty and known
+    """Known (the type says so), not empty, each once."""
+    if not value:
+        raise ValueError("name one or more modes")
     return list(dict.fromkeys(value))
 
 
