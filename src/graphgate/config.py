@@ -16,6 +16,7 @@ from pydantic_settings import (
 )
 
 from graphgate.errors import ConfigError
+from graphgate.modes import DEFAULT_MODE, QUERY_MODES, modes_help
 
 CONFIG_FILE_NAME = "graphgate.toml"
 
@@ -128,8 +129,7 @@ class VectorSettings(BaseModel):
 
 
 class QuerySettings(BaseModel):
-    # hybrid won on multi-hop without losing single-hop (README, Measured), so it is the default.
-    mode: Literal["vector", "local", "graph", "global", "hybrid"] = "hybrid"
+    mode: str = DEFAULT_MODE  # one of graphgate.modes.QUERY_MODES
     top_k_chunks: int = Field(5, ge=1)
     top_k_entities: int = Field(10, ge=1)
     top_k_edges: int = Field(10, ge=0)
@@ -154,6 +154,13 @@ class QuerySettings(BaseModel):
     hybrid_link_sources: int = Field(3, ge=1)
     rrf_k: int = Field(60, ge=1)
     hybrid_communities: int = Field(2, ge=0)
+
+    @field_validator("mode")
+    @classmethod
+    def _known_mode(cls, value: str) -> str:
+        if value not in QUERY_MODES:
+            raise ValueError(f"unknown query mode {value!r}; use one of {modes_help()}")
+        return value
 
 
 class EvalSettings(BaseModel):

@@ -7,13 +7,12 @@ line, a request body and an MCP tool call, and so that each refusal names the fi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from graphgate.errors import InputError
 
-QUERY_MODES = ("vector", "local", "graph", "hybrid", "global")
 # More chunks than this is no longer retrieval: it is reading the corpus.
 MAX_TOP_K = 100
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -29,31 +28,6 @@ def check_top_k(top_k: int | None) -> int | None:
             "pass --top-k between 1 and 100, or leave it out for the configured default",
         )
     return top_k
-
-
-def check_mode(mode: str | None) -> str | None:
-    if mode is not None and mode not in QUERY_MODES:
-        raise InputError(f"unknown query mode {mode!r}", f"use one of {', '.join(QUERY_MODES)}")
-    return mode
-
-
-def parse_modes(modes: str | Iterable[str]) -> list[str]:
-    """Comma-separated text or a list: known modes, each once, in the order given."""
-    parts = modes.split(",") if isinstance(modes, str) else list(modes)
-    chosen: list[str] = []
-    for part in parts:
-        mode = str(part).strip()
-        if not mode:
-            continue
-        check_mode(mode)
-        if mode not in chosen:
-            chosen.append(mode)
-    if not chosen:
-        raise InputError(
-            "no query modes given",
-            f"name one or more of {', '.join(QUERY_MODES)}, e.g. vector,hybrid",
-        )
-    return chosen
 
 
 def surrogate_at(text: str) -> int | None:

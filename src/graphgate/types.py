@@ -10,6 +10,8 @@ from typing import Any, TypeVar
 import pyarrow as pa
 
 _STR_LIST = pa.list_(pa.string())
+# The predicate of same-sentence co-occurrence edges (not a parsed relation).
+COOCCURS = "co_occurs_with"
 
 
 @dataclass(frozen=True)

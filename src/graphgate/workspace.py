@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,25 +15,24 @@ from graphgate.embed import Embedder, build_embedder
 from graphgate.errors import ConfigError, ExtractionFailedError, GraphgateError, RunStateError
 from graphgate.evaluate.harness import Generator
 from graphgate.evaluate.judge import DeterministicJudge, Judge
-from graphgate.gates.context import GOLD_TRIPLES, read_gold_triples
+from graphgate.evaluate.run import EvalOutcome
+from graphgate.gates.context import EVAL_SUMMARY, GOLD_TRIPLES, read_gold_triples
 from graphgate.gates.runner import GatesReport, run_gates, set_baseline
 from graphgate.gates.runner import baseline_id as stored_baseline
 from graphgate.index.extract_base import Extractor
 from graphgate.index.pipeline import IndexContext, ProgressFactory, StageReport, no_progress
 from graphgate.index.stages import PIPELINES
-from graphgate.inputs import QUERY_MODES, check_mode, check_top_k, check_unicode
+from graphgate.inputs import check_top_k, check_unicode
 from graphgate.llm.client import LLMClient, ResponseCache, build_llm
+from graphgate.modes import QUERY_MODES, parse_modes
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.base import Answer, Retriever
-from graphgate.query.global_ import GlobalRetriever
-from graphgate.query.hybrid import HybridRetriever
 from graphgate.query.loaded import LoadedIndex, load_index
-from graphgate.query.local import LocalRetriever
-from graphgate.query.vector import VectorRetriever
+from graphgate.query.modes import build_retriever
 from graphgate.runs import COMPLETE, FAILED, INTERRUPTED, RUNNING, Run, RunRegistry, finished_now
 from graphgate.types import Document, from_table
 
-MODES = QUERY_MODES
+MODES = tuple(QUERY_MODES)
 LLM_CACHE = "llm_cache.sqlite"
 
 
@@ -115,8 +114,12 @@ class Workspace:
         return self._llm
 
     def llm_usage(self) -> dict[str, Any] | None:
-        """Calls, tokens and cost of this workspace object's model use so far (None: none)."""
+        """Calls, tokens and cost of this workspace object's model use so far (None: none):
+        totals for a long-lived process; runs and evaluations record their own."""
         return self._llm.accounting.as_dict() if self._llm is not None else None
+
+    def _uses_llm_for_answers(self) -> bool:
+        return self.settings.query.answerer == "llm" or self.settings.eval.judge == "llm"
 
     def answerer(self) -> Generator:
         """The configured generator: extractive offline, or the LLM from retrieved context."""
@@ -219,8 +222,11 @@ class Workspace:
             self.llm_client() if uses_llm else None,
         )
         started = time.perf_counter()
+        spent = contextlib.ExitStack()
+        run_llm = spent.enter_context(ctx.llm.scope()) if ctx.llm is not None else None
         try:
-            reports = PIPELINES[pipeline].run(ctx)
+            with spent:
+                reports = PIPELINES[pipeline].run(ctx)
         except BaseException as exc:
             run.update_manifest(
                 status=FAILED, finished_at=finished_now(), error=f"{type(exc).__name__}: {exc}"
@@ -243,7 +249,7 @@ class Workspace:
             load_problems=problems,
             counts=counts,
             embedding={"model": self.embedder.model, "dimension": self.embedder.dimension},
-            llm=self._llm.accounting.as_dict() if self._llm is not None else None,
+            llm=run_llm.as_dict() if run_llm is not None else None,
         )
         self.runs.set_current(run)
         self._close_loaded()
@@ -273,6 +279,48 @@ class Workspace:
                 "set a complete run with `graphgate gates baseline set RUN`",
             )
         return run_gates(self.runs, run, self.settings.gates, baseline)
+
+    # -- evaluation ----------------------------------------------------------------------------
+    def evaluate(
+        self,
+        testset: Path | str,
+        modes: Sequence[str] | str,
+        out_dir: Path | str,
+        resume: bool = False,
+        progress: Callable[[dict[str, Any]], None] | None = None,
+    ) -> EvalOutcome:
+        """Evaluate the current run's retrieval and answers; the summary is also stored with the
+        run, where the Gen gate reads it."""
+        from graphgate.evaluate.gold import IndexGoldContext
+        from graphgate.evaluate.run import check_graph, run_evaluation, write_summary
+
+        chosen = parse_modes(modes)
+        loaded = self.loaded()  # raises when there is no index, or on an embedding mismatch
+        check_graph(chosen, loaded.run.run_id, len(loaded.entities), len(loaded.relationships))
+        retrievers = {m: self.retriever(m) for m in chosen}  # unknown modes fail before a case
+        generator, judge = self.answerer(), self.judge()
+        with contextlib.ExitStack() as stack:
+            spent = (
+                stack.enter_context(self.llm_client().scope())
+                if self._uses_llm_for_answers()
+                else None
+            )
+            outcome = run_evaluation(
+                Path(testset),
+                retrievers,
+                generator,
+                judge,
+                self.settings.eval,
+                IndexGoldContext(loaded),
+                loaded.run.run_id,
+                Path(out_dir),
+                seed=self.settings.seed,
+                resume=resume,
+                progress=progress,
+            )
+        outcome.summary["llm"] = spent.as_dict() if spent is not None else None
+        write_summary(outcome, loaded.run.path / EVAL_SUMMARY)
+        return outcome
 
     def set_baseline(self, run_id: str) -> None:
         state = self.runs.state(self.runs.get(run_id))
@@ -305,27 +353,7 @@ class Workspace:
         return self._loaded
 
     def retriever(self, mode: str | None = None) -> Retriever:
-        mode = check_mode(mode) or self.settings.query.mode
-        loaded = self.loaded()
-        if mode == "vector":
-            return VectorRetriever(loaded, self.settings.query)
-        if not loaded.entities:
-            raise GraphgateError(
-                f"run {loaded.run.run_id} has no entities, so {mode} mode has nothing to walk",
-                "index with the graph pipeline, or query with --mode vector",
-            )
-        if mode == "local":
-            return LocalRetriever(loaded, self.settings.query)
-        if mode == "graph":
-            return LocalRetriever(loaded, self.settings.query, use_vectors=False)
-        if mode == "hybrid":
-            return HybridRetriever(loaded, self.settings.query)
-        if not loaded.reports:
-            raise GraphgateError(
-                f"run {loaded.run.run_id} has no community reports for global mode",
-                "re-index with the graph pipeline (it builds communities and reports)",
-            )
-        return GlobalRetriever(loaded, self.settings.query)
+        return build_retriever(mode or self.settings.query.mode, self.loaded(), self.settings.query)
 
     def query(self, question: str, mode: str | None = None, top_k: int | None = None) -> Answer:
         if not question.strip():

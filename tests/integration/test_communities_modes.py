@@ -86,6 +86,7 @@ def test_graph_mode_never_embeds(
 
     retriever = demo_workspace.retriever("graph")
     monkeypatch.setattr(demo_workspace.loaded(), "embed_question", refuse)
+    monkeypatch.setattr(demo_workspace.loaded().embedder, "embed", refuse)
     result = retriever.retrieve("Who is Bob Cratchit's employer?")
     assert result.mode == "graph" and result.chunks and result.entities
 

@@ -157,6 +157,22 @@ def test_an_invented_sentence_in_a_summary_fails_summary_eval(healthy: Any) -> N
     )
 
 
+def test_the_summary_gate_judges_the_stored_claims(healthy: Any) -> None:
+    """A claim stored with the report is judged as stored, even where the summary text does
+    not show it."""
+    ws, ctx, baseline = healthy
+    first = ctx.reports[0]
+    claims = [
+        *json.loads(first.claims_json),
+        {"text": "Bob Cratchit owns the moon.", "kind": "edge"},
+    ]
+    stored = CommunityReport(**{**first.__dict__, "claims_json": json.dumps(claims)})
+    report = _judge(ws, dataclasses.replace(ctx, reports=[stored, *ctx.reports[1:]]), baseline)
+    summary = _gate(report, "summary")
+    assert summary.metrics["hallucinated_claims"] == 1
+    assert summary.details["hallucinated"][0]["claim"] == "Bob Cratchit owns the moon."
+
+
 def test_cli_gates_baseline_runs_and_exit_codes(healthy: Any, tmp_path: Path) -> None:
     ws, _, report = healthy
     runner = CliRunner()

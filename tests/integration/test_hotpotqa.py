@@ -79,9 +79,8 @@ def test_eval_vector_and_local_with_reports(
     hotpotqa: ConvertedDataset, hotpotqa_workspace: Workspace, tmp_path: Path
 ) -> None:
     from graphgate.evaluate.report import html_report
-    from graphgate.evaluate.run import evaluate
 
-    outcome = evaluate(hotpotqa_workspace, hotpotqa.questions, ["vector", "local"], tmp_path)
+    outcome = hotpotqa_workspace.evaluate(hotpotqa.questions, ["vector", "local"], tmp_path)
     assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 200
     summary = json.loads((tmp_path / "summary.json").read_text())
     for mode in ("vector", "local"):

@@ -150,7 +150,6 @@ def test_index_query_eval_path_against_the_fake_server(
     server: tuple[str, FakeModel], small_corpus: Path, tmp_path: Path
 ) -> None:
     url, _ = server
-    from graphgate.evaluate.run import evaluate
     from graphgate.evaluate.testset import TestCase, write_testset
 
     testset = tmp_path / "t.jsonl"
@@ -168,7 +167,7 @@ def test_index_query_eval_path_against_the_fake_server(
     )
     with _llm_workspace(tmp_path / "ws", url) as ws:
         ws.index(small_corpus)
-        outcome = evaluate(ws, testset, ["vector", "hybrid"], tmp_path / "eval")
+        outcome = ws.evaluate(testset, ["vector", "hybrid"], tmp_path / "eval")
         assert len(outcome.records) == 2
         assert (
             outcome.summary["modes"]["hybrid"]["overall"]["metrics"]["entity_recall"]["measured"]
@@ -204,7 +203,6 @@ def test_llm_everywhere_index_summaries_answers_judge(
     server: tuple[str, FakeModel], small_corpus: Path, tmp_path: Path
 ) -> None:
     url, model = server
-    from graphgate.evaluate.run import evaluate
     from graphgate.evaluate.testset import TestCase, write_testset
 
     testset = tmp_path / "t.jsonl"
@@ -243,7 +241,7 @@ def test_llm_everywhere_index_summaries_answers_judge(
         answer = ws.query("Who does Bob Cratchit work for?", mode="hybrid")
         assert answer.generator == "llm:fake-2" and "[C1]" in answer.answer
         assert answer.citations and answer.citations[0].chunk_id == answer.retrieval.chunks[0].id
-        outcome = evaluate(ws, testset, ["hybrid"], tmp_path / "eval")
+        outcome = ws.evaluate(testset, ["hybrid"], tmp_path / "eval")
         assert outcome.summary["judge"] == "llm:fake-2" and outcome.summary["llm"]["calls"] > 0
         gen = next(g for g in ws.gates().results if g.gate == "gen")
         assert gen.metrics["llm_calls"] and gen.metrics["llm_calls"] > 0
@@ -252,3 +250,20 @@ def test_llm_everywhere_index_summaries_answers_judge(
         ws.index(small_corpus)
         ws.query("Who does Bob Cratchit work for?", mode="hybrid")
     assert len(model.calls) == calls  # an identical second run makes zero provider calls
+
+
+def test_two_index_runs_in_one_process_record_their_own_llm_totals(
+    server: tuple[str, FakeModel], small_corpus: Path, tmp_path: Path
+) -> None:
+    """A long-lived process (the server) indexes many times: each run's manifest and extract
+    report hold that run's calls, not the process's running total."""
+    url, model = server
+    with _llm_workspace(tmp_path / "ws", url, cache=False) as ws:
+        runs = [ws.index(small_corpus), ws.index(small_corpus)]
+        totals = [ws.runs.get(r.run_id).manifest()["llm"] for r in runs]
+        extract = [next(s for s in r.stages if s.name == "extract").info["llm"] for r in runs]
+        process = ws.llm_usage()
+    assert len(model.calls) == 6
+    assert [t["calls"] for t in totals] == [3, 3] and [e["calls"] for e in extract] == [3, 3]
+    assert totals[1]["prompt_tokens"] == totals[0]["prompt_tokens"] > 0
+    assert process is not None and process["calls"] == 6

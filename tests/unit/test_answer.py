@@ -1,7 +1,8 @@
 from __future__ import annotations
 
-from graphgate.query.answer import ExtractiveAnswerer, content_words
+from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.base import RetrievalResult, RetrievedChunk, RetrievedEdge, RetrievedEntity
+from graphgate.text import content_words
 
 DOC = "Intro text here. Alice Smith founded Acme Corp in Paris. The weather was mild that year."
 

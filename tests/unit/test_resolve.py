@@ -3,9 +3,9 @@ from __future__ import annotations
 import numpy as np
 
 from graphgate.config import ResolveSettings
-from graphgate.index.extract_nlp import COOCCURS
-from graphgate.index.resolve import EntityResolver, entity_id, normalise_name
-from graphgate.types import Mention, RawRelation
+from graphgate.index.resolve import EntityResolver, entity_id
+from graphgate.text import normalise_name
+from graphgate.types import COOCCURS, Mention, RawRelation
 from tests.unit.fakes import BagOfWordsEmbedder
 
 

@@ -19,8 +19,10 @@ from graphgate.cli.common import (
     progress_bars,
     shown,
 )
+from graphgate.errors import InputError
 from graphgate.gates.runner import stored_gates
 from graphgate.inputs import read_text_file
+from graphgate.modes import check_mode, modes_help
 from graphgate.workspace import Workspace, read_questions
 
 
@@ -109,11 +111,22 @@ def index(
     out.print("graph: " + shown(", ".join(f"{k}={v}" for k, v in report.counts.items())))
 
 
+def _mode_option(value: str | None) -> str | None:
+    """--mode checked against the registry, as a usage error naming the modes."""
+    try:
+        return check_mode(value)
+    except InputError as exc:
+        raise typer.BadParameter(f"{exc.problem}; {exc.fix}") from exc
+
+
 def query(
     question: Annotated[str | None, typer.Argument(help="The question.")] = None,
     workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
     mode: Annotated[
-        str | None, typer.Option(help="vector, local, graph, hybrid or global. [config: hybrid]")
+        str | None,
+        typer.Option(
+            callback=_mode_option, help=f"Retrieval mode: {modes_help()}. [config: query.mode]"
+        ),
     ] = None,
     top_k: Annotated[int | None, typer.Option(help="Chunks to retrieve (1-100).")] = None,
     batch: Annotated[

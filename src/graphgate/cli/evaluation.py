@@ -13,7 +13,8 @@ from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt, console, error
 from graphgate.errors import InputError
 from graphgate.evaluate.harness import SUMMARY, read_results
 from graphgate.evaluate.report import html_report, print_report
-from graphgate.inputs import output_file, parse_modes
+from graphgate.inputs import output_file
+from graphgate.modes import DEFAULT_EVAL_MODES, modes_help, parse_modes
 from graphgate.workspace import Workspace
 
 
@@ -31,7 +32,9 @@ def eval_command(
         Path | None, typer.Argument(help="With `report`: the eval folder.")
     ] = None,
     workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
-    modes: Annotated[str, typer.Option(help="Comma-separated retrieval modes.")] = "vector,local",
+    modes: Annotated[
+        str, typer.Option(help=f"Comma-separated retrieval modes: {modes_help()}.")
+    ] = ",".join(DEFAULT_EVAL_MODES),
     out: Annotated[
         Path | None, typer.Option(help="Folder for results.jsonl and summary.json.")
     ] = None,
@@ -76,8 +79,6 @@ def _load_report(folder: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 def _run(
     testset: Path, workspace: Path, modes: str, out: Path | None, resume: Path | None
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from graphgate.evaluate.run import evaluate
-
     if out is None and resume is None:
         raise InputError("no output folder", "pass --out DIR (or --resume DIR)")
     if out is not None and resume is not None and out != resume:
@@ -99,7 +100,7 @@ def _run(
             )
 
         live = show if sys.stderr.isatty() else None  # one line a case, for people watching
-        outcome = evaluate(ws, testset, mode_list, folder, resume=resume is not None, progress=live)
+        outcome = ws.evaluate(testset, mode_list, folder, resume=resume is not None, progress=live)
     return outcome.summary, outcome.records
 
 

@@ -13,9 +13,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from graphgate.evaluate.testset import TestCase
-from graphgate.index.extract_nlp import COOCCURS
 from graphgate.query.loaded import LoadedIndex
-from graphgate.types import Entity, Relationship
+from graphgate.types import COOCCURS, Entity, Relationship
 
 
 def _phrase(predicate: str) -> str:

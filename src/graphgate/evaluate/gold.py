@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import defaultdict
 
 from graphgate.evaluate.testset import TestCase
-from graphgate.index.resolve import normalise_name
 from graphgate.query.base import RetrievalResult
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.vector import chunk_hit, retrieved_edge, retrieved_entity
+from graphgate.text import normalise_name
 
 
 class IndexGoldContext:

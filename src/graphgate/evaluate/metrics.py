@@ -10,9 +10,9 @@ import re
 from collections.abc import Iterable, Sequence
 
 from graphgate.evaluate.testset import TestCase
-from graphgate.index.extract_nlp import COOCCURS
-from graphgate.index.resolve import normalise_name
 from graphgate.query.base import RetrievalResult, RetrievedEdge, RetrievedEntity
+from graphgate.text import normalise_name
+from graphgate.types import COOCCURS
 
 RECALL_KS = (2, 5, 10)
 

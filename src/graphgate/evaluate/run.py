@@ -1,23 +1,26 @@
-"""``graphgate eval`` over a workspace: pre-flight, the harness, summary.json."""
+"""An evaluation over given parts: pre-flight, the harness, the summary.
+
+It depends on protocols (retrievers, a generator, a judge, a gold context), never on the
+workspace that composes them (``Workspace.evaluate``), so any pipeline can be evaluated.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from graphgate.config import EvalSettings
 from graphgate.errors import IndexMissingError, InputError
-from graphgate.evaluate.gold import IndexGoldContext
-from graphgate.evaluate.harness import SUMMARY, EvalHarness
+from graphgate.evaluate.harness import SUMMARY, EvalHarness, Generator, GoldContext
+from graphgate.evaluate.judge import Judge
 from graphgate.evaluate.summary import compare, latency_summary, summarize
 from graphgate.evaluate.testset import load_testset
-from graphgate.gates.context import EVAL_SUMMARY
-from graphgate.inputs import output_folder, parse_modes
-from graphgate.workspace import Workspace
-
-GRAPH_MODES = {"local", "graph", "hybrid", "global"}
+from graphgate.inputs import output_folder
+from graphgate.modes import GRAPH_MODES
+from graphgate.query.base import Retriever
 
 
 @dataclass(frozen=True)
@@ -27,46 +30,34 @@ class EvalOutcome:
     summary: dict[str, Any]
 
 
-def preflight(ws: Workspace, modes: Sequence[str]) -> list[str]:
-    """Checks before any case runs; each failure raises with the exact fix."""
-    checks: list[str] = []
-    loaded = ws.loaded()  # raises when there is no index, or on an embedding mismatch
-    checks.append(f"index run {loaded.run.run_id} is current")
-    checks.append(f"embedding {ws.embedder.model} ({ws.embedder.dimension}) matches the index")
-    if GRAPH_MODES & set(modes):
-        if not loaded.entities or not loaded.relationships:
-            raise IndexMissingError(
-                f"run {loaded.run.run_id} has {len(loaded.entities)} entities and "
-                f"{len(loaded.relationships)} edges; graph modes need both",
-                "index with the graph pipeline (`graphgate index CORPUS`)",
-            )
-        checks.append(f"{len(loaded.entities)} entities, {len(loaded.relationships)} edges")
-    for mode in modes:
-        ws.retriever(mode)  # unknown modes fail here, before any case
-    return checks
+def check_graph(modes: Sequence[str], run_id: str, entities: int, relationships: int) -> str:
+    """Graph modes need a graph: refuse before any case runs, with the fix."""
+    if GRAPH_MODES & set(modes) and (not entities or not relationships):
+        raise IndexMissingError(
+            f"run {run_id} has {entities} entities and {relationships} edges; graph modes "
+            "need both",
+            "index with the graph pipeline (`graphgate index CORPUS`)",
+        )
+    return f"{entities} entities, {relationships} edges"
 
 
-def evaluate(
-    ws: Workspace,
+def run_evaluation(
     testset: Path,
-    modes: Sequence[str],
+    retrievers: Mapping[str, Retriever],
+    generator: Generator,
+    judge: Judge,
+    settings: EvalSettings,
+    gold: GoldContext,
+    run_id: str,
     out_dir: Path,
+    seed: int = 0,
     resume: bool = False,
     progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> EvalOutcome:
-    modes = parse_modes(modes)
+    modes = list(retrievers)
     cases = load_testset(testset)  # refuses an empty test set
     output_folder(out_dir, "the evaluation folder")
-    preflight(ws, modes)
-    settings = ws.settings.eval
-    harness = EvalHarness(
-        {m: ws.retriever(m) for m in modes},
-        ws.answerer(),
-        ws.judge(),
-        settings,
-        IndexGoldContext(ws.loaded()),
-        run_id=ws.loaded().run.run_id,
-    )
+    harness = EvalHarness(dict(retrievers), generator, judge, settings, gold, run_id=run_id)
     records = harness.run(cases, modes, out_dir, resume=resume, progress=progress)
     if not records:
         raise InputError(
@@ -75,16 +66,17 @@ def evaluate(
     summary = summarize(records, settings)
     summary["latency_ms"] = latency_summary(records)
     if "vector" in modes and len(modes) > 1:
-        summary["comparison"] = compare(
-            records, "vector", settings.bootstrap_samples, ws.settings.seed
-        )
-    summary["run_id"] = ws.loaded().run.run_id
+        summary["comparison"] = compare(records, "vector", settings.bootstrap_samples, seed)
+    summary["run_id"] = run_id
     summary["testset"] = str(testset)
     summary["generator"] = harness.generator.name
     summary["judge"] = harness.judge.name
-    summary["llm"] = ws.llm_usage()
-    text = json.dumps(summary, indent=2, sort_keys=True)
-    (out_dir / SUMMARY).write_text(text)
-    # The Gen Eval gate reads the latest evaluation of the run it scored.
-    (ws.loaded().run.path / EVAL_SUMMARY).write_text(text)
     return EvalOutcome(out_dir, records, summary)
+
+
+def write_summary(outcome: EvalOutcome, *also: Path) -> str:
+    """summary.json in the evaluation folder (and at each path in ``also``)."""
+    text = json.dumps(outcome.summary, indent=2, sort_keys=True)
+    for path in (outcome.out_dir / SUMMARY, *also):
+        path.write_text(text)
+    return text

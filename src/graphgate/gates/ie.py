@@ -8,7 +8,7 @@ from typing import Any
 
 from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext, Triple
-from graphgate.index.extract_nlp import COOCCURS
+from graphgate.types import COOCCURS
 
 # The metrics that need a gold set (UNMEASURED without one).
 GOLD_METRICS = tuple(

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import itertools
-import re
+import json
 from collections import defaultdict
 
 import numpy as np
@@ -12,25 +12,22 @@ import numpy as np
 from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext
 from graphgate.index.summarize import MemberRelations, relation_sentence
-from graphgate.query.answer import content_words
+from graphgate.text import claims_of, content_words
+from graphgate.types import CommunityReport
 
-_TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*$")
 # Sibling groups larger than this are compared on their highest-rated reports only.
 _MAX_SIBLINGS = 200
 
 
-def summary_claims(text: str) -> list[str]:
-    """The summary cut after every word that ends a sentence (closing quotes included)."""
-    claims: list[str] = []
-    current: list[str] = []
-    for word in text.split():
-        current.append(word)
-        if _TERMINAL.search(word):
-            claims.append(" ".join(current))
-            current = []
-    if current:
-        claims.append(" ".join(current))
-    return claims
+def report_claims(report: CommunityReport) -> list[str]:
+    """The claims the summarizer stored, then any sentence of the summary that is not one of
+    them (text added around the claims is judged too, never skipped)."""
+    try:
+        stored = [str(c["text"]) for c in json.loads(report.claims_json or "[]")]
+    except (json.JSONDecodeError, KeyError, TypeError):
+        stored = []
+    known = set(stored)
+    return stored + [c for c in claims_of(report.summary) if c not in known]
 
 
 def _supported(words: set[str], sources: list[set[str]]) -> bool:
@@ -89,7 +86,7 @@ class SummaryGate:
                 for r in internal
             ]
             sources += [chunk_words[c] for c in report.chunk_ids if c in chunk_words]
-            for claim in summary_claims(report.summary):
+            for claim in report_claims(report):
                 if not _supported(set(content_words(claim)), sources):
                     hallucinated.append({"community": report.community_id, "claim": claim})
             words_of[report.community_id] = set(content_words(report.summary))

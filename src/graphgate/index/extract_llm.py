@@ -18,7 +18,7 @@ from graphgate.config import ExtractSettings
 from graphgate.index.extract_base import Extraction, Progress
 from graphgate.index.extract_nlp import NlpExtractor
 from graphgate.llm.base import Completion, LLMError, Request
-from graphgate.llm.client import LLMClient
+from graphgate.llm.client import Accounting, LLMClient
 from graphgate.types import Chunk, Mention, RawRelation
 
 SCHEMA: dict[str, Any] = {
@@ -123,10 +123,11 @@ class LlmExtractor:
         self.hints = hints
         self._counts: dict[str, int] = {}
         self._first_error: str | None = None
+        self._spent = Accounting()
         self._lock = threading.Lock()
 
     def report(self) -> dict[str, Any]:
-        out: dict[str, Any] = {**self._counts, "llm": self.client.accounting.as_dict()}
+        out: dict[str, Any] = {**self._counts, "llm": self._spent.as_dict()}
         if self._first_error is not None:
             out["first_error"] = self._first_error
         return out
@@ -160,9 +161,10 @@ class LlmExtractor:
         }
         hints = self.hints.names(chunks)
         requests = self.requests(chunks, hints)
-        results = self.client.parallel(
-            self._one, list(zip(chunks, requests, strict=True)), progress
-        )
+        with self.client.scope() as self._spent:
+            results = self.client.parallel(
+                self._one, list(zip(chunks, requests, strict=True)), progress
+            )
         mentions = [m for ms, _ in results for m in ms]
         relations = [r for _, rs in results for r in rs]
         return Extraction(mentions, relations)

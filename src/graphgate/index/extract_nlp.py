@@ -11,9 +11,8 @@ from graphgate.config import ExtractSettings
 from graphgate.errors import ConfigError
 from graphgate.index.extract_base import Extraction, Progress
 from graphgate.index.workers import ordered_map
-from graphgate.types import Chunk, Mention, RawRelation
+from graphgate.types import COOCCURS, Chunk, Mention, RawRelation
 
-COOCCURS = "co_occurs_with"
 CONCEPT = "CONCEPT"
 _PARALLEL_FROM = 200
 _SUBJECTS = {"nsubj", "nsubjpass"}

@@ -9,8 +9,6 @@ passages' vectors are the chunk embeddings the run already has: resolution embed
 from __future__ import annotations
 
 import hashlib
-import re
-import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,40 +18,8 @@ import numpy.typing as npt
 
 from graphgate.config import ResolveSettings
 from graphgate.embed.base import mean_direction
+from graphgate.text import normalise_name
 from graphgate.types import Entity, Mention, RawRelation, Relationship
-
-_CORPORATE = {
-    "inc",
-    "incorporated",
-    "ltd",
-    "limited",
-    "llc",
-    "corp",
-    "corporation",
-    "co",
-    "company",
-    "plc",
-    "gmbh",
-    "ag",
-    "sa",
-    "nv",
-    "bv",
-}
-_POSSESSIVE = re.compile(r"['’]s\b")
-_PUNCT = re.compile(r"[^\w\s]|_")
-
-
-def normalise_name(name: str) -> str:
-    """Blocking key: accents, case, punctuation, possessives, leading article, corporate suffix."""
-    text = unicodedata.normalize("NFKD", name)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
-    text = _POSSESSIVE.sub("", text)
-    tokens = _PUNCT.sub(" ", text).split()
-    if len(tokens) > 1 and tokens[0] == "the":
-        tokens = tokens[1:]
-    while len(tokens) > 1 and tokens[-1] in _CORPORATE:
-        tokens = tokens[:-1]
-    return " ".join(tokens)
 
 
 def clip(sentence: str, limit: int = 300) -> str:

@@ -10,39 +10,13 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
 from graphgate.config import CommunitySettings
-from graphgate.index.extract_nlp import COOCCURS
-from graphgate.types import Chunk, Community, CommunityReport, Entity, Relationship
-
-_ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "mt", "no", "vs"}
-_SENTENCE_END = re.compile(r"[.!?…](?=\s)")
-
-
-def _first_sentence(text: str) -> str:
-    """Up to the first sentence end that is not an abbreviation ("Mr.") or an initial ("J.")."""
-    for match in _SENTENCE_END.finditer(text):
-        word = text[: match.start()].rsplit(None, 1)[-1] if text[: match.start()].strip() else ""
-        if word.lower().strip("'\"(") in _ABBREVIATIONS or (len(word) == 1 and word.isupper()):
-            continue
-        return text[: match.end()]
-    return text
-
-
-def _squash(text: str) -> str:
-    return " ".join(text.split())
-
-
-_TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*$")
-
-
-def _terminated(text: str) -> str:
-    """A claim ends like a sentence, so the summary splits back into the same claims."""
-    return text if _TERMINAL.search(text) else text + "."
+from graphgate.text import first_sentence, squash, terminated
+from graphgate.types import COOCCURS, Chunk, Community, CommunityReport, Entity, Relationship
 
 
 def relation_sentence(source: str, predicate: str, target: str, weight: float) -> str:
@@ -78,7 +52,7 @@ class CommunitySummarizer:
         chunks: Sequence[Chunk],
     ) -> list[CommunityReport]:
         by_id = {e.id: e for e in entities}
-        chunk_text = {c.id: _squash(c.text) for c in chunks}
+        chunk_text = {c.id: squash(c.text) for c in chunks}
         relations = MemberRelations(relationships)
         reports: list[CommunityReport] = []
         for community in communities:
@@ -111,7 +85,7 @@ class CommunitySummarizer:
         key_entities: list[str] = []
         for eid in central:
             e = by_id[eid]
-            sentence = _first_sentence(_squash(e.description))
+            sentence = first_sentence(squash(e.description))
             key_entities.append(f"{e.name} ({e.type})")
             source = next(
                 (c for c in e.chunk_ids if sentence and sentence in chunk_text.get(c, "")),
@@ -136,13 +110,13 @@ class CommunitySummarizer:
             )
         seen = {c["text"] for c in claims}
         for r in heaviest[: s.report_sentences]:
-            sentence = _first_sentence(_squash(r.description))
+            sentence = first_sentence(squash(r.description))
             chunk = next((c for c in r.chunk_ids if sentence in chunk_text.get(c, "")), None)
             if sentence and sentence not in seen and chunk is not None:
                 seen.add(sentence)
                 claims.append({"text": sentence, "kind": "chunk", "ref": chunk, "chunk_id": chunk})
         for claim in claims:
-            claim["text"] = _terminated(claim["text"])
+            claim["text"] = terminated(claim["text"])
         names = [by_id[e].name for e in central[:3]]
         title = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
         chunk_ids = sorted({c for m in community.members for c in by_id[m].chunk_ids})

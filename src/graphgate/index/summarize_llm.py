@@ -13,7 +13,7 @@ from graphgate.config import CommunitySettings
 from graphgate.index.summarize import MemberRelations, relation_sentence
 from graphgate.llm.base import LLMError, Request
 from graphgate.llm.client import LLMClient
-from graphgate.query.answer import content_words
+from graphgate.text import claims_of, content_words, squash, terminated
 from graphgate.types import Chunk, Community, CommunityReport, Entity, Relationship
 
 SCHEMA: dict[str, Any] = {
@@ -88,8 +88,8 @@ class LlmCommunitySummarizer:
             return None
         chunk_ids = sorted({c for m in community.members for c in by_id[m].chunk_ids})
         claims = []
-        for sentence in (s.strip() for s in summary.replace("\n", " ").split(". ") if s.strip()):
-            text = sentence if sentence.endswith((".", "!", "?")) else sentence + "."
+        for sentence in claims_of(squash(summary)):
+            text = terminated(sentence)
             claim_words = set(content_words(text))
             best = max(
                 chunk_ids, key=lambda c: (len(claim_words & words.get(c, set())), c), default=None

@@ -3,11 +3,12 @@ and a concurrency limit. Secrets never enter the cache key or the cache."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -36,12 +37,17 @@ def build_llm(settings: LLMSettings) -> LLM:
     )
 
 
-@dataclass
+@dataclass(eq=False)  # scopes are told apart by identity, not by their counts
 class Accounting:
     calls: int = 0
     cached: int = 0
     usage: Usage = field(default_factory=Usage)
     cost: float = 0.0
+
+    def add(self, usage: Usage, cost: float) -> None:
+        self.calls += 1
+        self.usage = self.usage + usage
+        self.cost += cost
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -116,8 +122,23 @@ class LLMClient:
         self.llm = llm
         self.settings = settings
         self.cache = cache if settings.cache else None
+        # Totals over this client's life (a server's metrics); runs and evaluations read the
+        # scope they opened, so a long-lived process never writes cumulative totals into them.
         self.accounting = Accounting()
+        self._scopes: list[Accounting] = []
         self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def scope(self) -> Iterator[Accounting]:
+        """Calls, tokens and cost spent until the block ends (one index run, one evaluation)."""
+        spent = Accounting()
+        with self._lock:
+            self._scopes.append(spent)
+        try:
+            yield spent
+        finally:
+            with self._lock:
+                self._scopes.remove(spent)
 
     def key(self, request: Request) -> str:
         material = json.dumps([self.llm.provider, self.llm.model, asdict(request)], sort_keys=True)
@@ -128,18 +149,23 @@ class LLMClient:
         cached = self.cache.get(key) if self.cache is not None else None
         if cached is not None:
             with self._lock:
-                self.accounting.cached += 1
+                for account in (self.accounting, *self._scopes):
+                    account.cached += 1
             return cached
         completion = self.llm.complete(request)
         price = self.settings.prices.get(self.llm.model)
+        cost = (
+            0.0
+            if price is None
+            else (
+                completion.usage.prompt_tokens * price.input_per_mtok
+                + completion.usage.completion_tokens * price.output_per_mtok
+            )
+            / 1e6
+        )
         with self._lock:
-            self.accounting.calls += 1
-            self.accounting.usage = self.accounting.usage + completion.usage
-            if price is not None:
-                self.accounting.cost += (
-                    completion.usage.prompt_tokens * price.input_per_mtok
-                    + completion.usage.completion_tokens * price.output_per_mtok
-                ) / 1e6
+            for account in (self.accounting, *self._scopes):
+                account.add(completion.usage, cost)
         if self.cache is not None and completion.finish_reason not in {"length", "max_tokens"}:
             self.cache.put(key, completion)
         return completion

@@ -3,34 +3,12 @@
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass
 
-from graphgate.index.extract_nlp import COOCCURS
 from graphgate.query.base import Answer, Citation, RetrievalResult
-
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
-_WORD = re.compile(r"[a-z0-9]+")
-_STOP = frozenset(
-    "a an the of to in on at for by with from and or but is are was were be been being who whom "
-    "whose what which when where why how does do did has have had this that these those it its "
-    "as into than then there their they them he she his her him i you we our your not no".split()
-)
-
-
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith("sses"):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
-def content_words(text: str) -> list[str]:
-    return [_singular(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
+from graphgate.text import content_words, sentence_spans
+from graphgate.types import COOCCURS
 
 
 @dataclass(frozen=True)
@@ -146,12 +124,8 @@ class ExtractiveAnswerer:
     def _sentences(result: RetrievalResult) -> list[_Sentence]:
         out: list[_Sentence] = []
         for rank, chunk in enumerate(result.chunks):
-            for m in _SENTENCE.finditer(chunk.text):
-                raw = m.group(0)
-                lead = len(raw) - len(raw.lstrip())
-                text = raw.strip()
-                if not text:
-                    continue
-                start = chunk.start + m.start() + lead
+            for begin, end in sentence_spans(chunk.text):
+                text = chunk.text[begin:end]
+                start = chunk.start + begin
                 out.append(_Sentence(rank, chunk.id, chunk.doc_id, start, start + len(text), text))
         return out

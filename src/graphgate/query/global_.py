@@ -15,10 +15,10 @@ import numpy as np
 import numpy.typing as npt
 
 from graphgate.config import QuerySettings
-from graphgate.query.answer import content_words
 from graphgate.query.base import CommunityPoint, RetrievalResult, RetrievedCommunity
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.vector import chunk_hit, retrieved_entity
+from graphgate.text import content_words
 from graphgate.types import CommunityReport
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import time
 
 from graphgate.config import QuerySettings
-from graphgate.index.resolve import normalise_name
 from graphgate.query.base import RetrievalResult, RetrievedChunk, RetrievedCommunity
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.local import LocalRetriever
 from graphgate.query.vector import chunk_hit
+from graphgate.text import normalise_name
 
 
 def reciprocal_rank_fusion(rankings: list[list[str]], k: int) -> list[tuple[str, float]]:

@@ -10,11 +10,11 @@ import numpy.typing as npt
 
 from graphgate.embed.base import Embedder
 from graphgate.errors import EmbeddingMismatchError
-from graphgate.index.resolve import normalise_name
 from graphgate.query.projection import GraphProjection
 from graphgate.runs import Run
 from graphgate.store.build import build_search_indexes, open_store, search_indexes_present
 from graphgate.store.ladybug_store import LadybugGraphStore
+from graphgate.text import normalise_name
 from graphgate.types import (
     ARTIFACTS,
     SCHEMAS,

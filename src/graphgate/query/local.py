@@ -15,10 +15,10 @@ import numpy as np
 import numpy.typing as npt
 
 from graphgate.config import QuerySettings
-from graphgate.index.resolve import normalise_name
 from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.vector import chunk_hit, retrieved_edge, retrieved_entity
+from graphgate.text import normalise_name
 
 _WORD = re.compile(r"\w+(?:['’]\w+)*")
 _MAX_NGRAM = 6

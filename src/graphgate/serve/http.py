@@ -10,16 +10,17 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import AsyncIterator
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field, JsonValue
 
 from graphgate.errors import GraphgateError, IndexMissingError, InputError
 from graphgate.inputs import MAX_TOP_K, check_unicode_tree
+from graphgate.modes import DEFAULT_EVAL_MODES, QUERY_MODES, modes_help
 from graphgate.serve.auth import AccessDenied
 from graphgate.serve.guard import Guard
 from graphgate.serve.metrics import ServerMetrics
@@ -27,8 +28,6 @@ from graphgate.serve.service import Service
 
 MAX_QUESTION_CHARS = 4_000
 _MAX_ERROR_CHARS = 300
-
-Mode = Literal["vector", "local", "graph", "hybrid", "global"]
 
 
 def _clean_tree(value: dict[str, Any]) -> dict[str, Any]:
@@ -40,16 +39,30 @@ def _clean_tree(value: dict[str, Any]) -> dict[str, Any]:
     return value
 
 
-def _modes(value: list[Mode]) -> list[Mode]:
-    """Known (the type says so), not empty, each once."""
+def _mode(value: str | None) -> str | None:
+    # The message names the valid modes, not the value sent: request text is never echoed.
+    if value is not None and value not in QUERY_MODES:
+        raise ValueError(f"unknown query mode; use one of {modes_help()}")
+    return value
+
+
+def _modes(value: list[str]) -> list[str]:
+    """Known, not empty, each once."""
+    for mode in value:
+        _mode(mode)
     if not value:
-        raise ValueError("name one or more modes")
+        raise ValueError(f"name one or more modes: {modes_help()}")
     return list(dict.fromkeys(value))
+
+
+_MODE_SCHEMA: dict[str, JsonValue] = {"enum": list[JsonValue](QUERY_MODES)}
 
 
 class QueryRequest(BaseModel):
     question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
-    mode: Mode | None = None
+    mode: Annotated[str | None, AfterValidator(_mode)] = Field(
+        None, json_schema_extra={"anyOf": [_MODE_SCHEMA, {"type": "null"}]}
+    )
     top_k: int | None = Field(None, ge=1, le=MAX_TOP_K)
     as_of: str | None = Field(None, description="Accepted; temporal filtering is not built yet.")
 
@@ -65,13 +78,15 @@ class DocumentsRequest(BaseModel):
     documents: list[DocumentIn] = Field(min_length=1, max_length=10_000)
 
 
-def _default_modes() -> list[Mode]:
-    return ["vector", "hybrid"]
+def _default_modes() -> list[str]:
+    return list(DEFAULT_EVAL_MODES)
 
 
 class EvalRequest(BaseModel):
     testset: str = Field(description="A test-set JSONL below serve.allowed_paths.")
-    modes: Annotated[list[Mode], AfterValidator(_modes)] = Field(default_factory=_default_modes)
+    modes: Annotated[list[str], AfterValidator(_modes)] = Field(
+        default_factory=_default_modes, json_schema_extra={"items": _MODE_SCHEMA}
+    )
 
 
 def create_app(service: Service, mcp: bool = True) -> FastAPI:

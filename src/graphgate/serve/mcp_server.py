@@ -14,6 +14,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from graphgate.errors import GraphgateError
+from graphgate.modes import DEFAULT_EVAL_MODES
 from graphgate.serve.auth import Access, Caller
 from graphgate.serve.guard import ACCESS_KEY
 from graphgate.serve.service import Service
@@ -60,9 +61,10 @@ def build_mcp(service: Service, stdio_caller: Caller | None = None) -> MCPServer
 
     @server.tool()
     def query_graph(
-        ctx: Context, query: str, mode: str = "hybrid", top_k: int = 5
+        ctx: Context, query: str, mode: str | None = None, top_k: int | None = None
     ) -> dict[str, Any]:
-        """Retrieve and answer: entities, relationships, text chunks and references."""
+        """Retrieve and answer: entities, relationships, text chunks and references. Modes:
+        vector, local, graph, hybrid, global (default: the server's query.mode)."""
         allow(ctx, "query_graph")
         try:
             out = service.query(query, mode, top_k)
@@ -103,7 +105,9 @@ def build_mcp(service: Service, stdio_caller: Caller | None = None) -> MCPServer
         }
 
     @server.tool()
-    def evaluate(ctx: Context, testset: str, modes: str = "vector,hybrid") -> dict[str, Any]:
+    def evaluate(
+        ctx: Context, testset: str, modes: str = ",".join(DEFAULT_EVAL_MODES)
+    ) -> dict[str, Any]:
         """Run a test set below the server's allowed paths and return the evaluation summary."""
         allow(ctx, "evaluate")
         try:

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from graphgate.errors import InputError
-from graphgate.inputs import check_mode, check_top_k, check_unicode, parse_modes
+from graphgate.inputs import check_top_k, check_unicode
+from graphgate.modes import check_mode, parse_modes
 from graphgate.serve.auth import AccessDenied, Authenticator, Caller
 from graphgate.workspace import Workspace
 
@@ -193,15 +194,13 @@ class Service:
         chosen = parse_modes(modes)
 
         def work(job: Job) -> dict[str, Any]:
-            from graphgate.evaluate.run import evaluate
-
             def count(_: dict[str, Any]) -> None:
                 job.progress["cases"] = job.progress.get("cases", 0) + 1
 
             with self.query_lock:
                 run = self.ws.loaded().run
                 out = run.path / EVALS_DIR / job.id
-                outcome = evaluate(self.ws, path, chosen, out, progress=count)
+                outcome = self.ws.evaluate(path, chosen, out, progress=count)
             return {"run_id": run.run_id, "eval_id": job.id, "summary": outcome.summary}
 
         return self._start("eval", work)

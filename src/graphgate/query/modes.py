@@ -1,0 +1,41 @@
+"""Each query mode's retriever, under the names of :data:`graphgate.modes.QUERY_MODES`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from graphgate.config import QuerySettings
+from graphgate.errors import GraphgateError
+from graphgate.modes import GRAPH_MODES, check_mode
+from graphgate.query.base import Retriever
+from graphgate.query.global_ import GlobalRetriever
+from graphgate.query.hybrid import HybridRetriever
+from graphgate.query.loaded import LoadedIndex
+from graphgate.query.local import LocalRetriever
+from graphgate.query.vector import VectorRetriever
+
+RetrieverFactory = Callable[[LoadedIndex, QuerySettings], Retriever]
+
+RETRIEVERS: dict[str, RetrieverFactory] = {
+    "vector": VectorRetriever,
+    "local": LocalRetriever,
+    "graph": lambda index, settings: LocalRetriever(index, settings, use_vectors=False),
+    "hybrid": HybridRetriever,
+    "global": GlobalRetriever,
+}
+
+
+def build_retriever(mode: str, index: LoadedIndex, settings: QuerySettings) -> Retriever:
+    """The retriever of ``mode`` over ``index``, or an error naming what the run lacks."""
+    check_mode(mode)
+    if mode in GRAPH_MODES and not index.entities:
+        raise GraphgateError(
+            f"run {index.run.run_id} has no entities, so {mode} mode has nothing to walk",
+            "index with the graph pipeline, or query with --mode vector",
+        )
+    if mode == "global" and not index.reports:
+        raise GraphgateError(
+            f"run {index.run.run_id} has no community reports for global mode",
+            "re-index with the graph pipeline (it builds communities and reports)",
+        )
+    return RETRIEVERS[mode](index, settings)

@@ -1,0 +1,127 @@
+"""The text base layer: names, words and sentences, the same for indexing, answers and gates.
+
+Everything here is a pure function of its input and imports nothing from graphgate, so every
+package may use it. One definition each: a claim the summarizer writes is split back by the
+Summary gate with the same rule, and a name is normalised the same way when it is indexed and
+when a question names it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+
+# -- names ---------------------------------------------------------------------------------
+_CORPORATE = {
+    "inc",
+    "ltd",
+    "llc",
+    "corp",
+    "corporation",
+    "co",
+    "company",
+    "plc",
+    "gmbh",
+    "ag",
+    "sa",
+    "nv",
+    "bv",
+}
+_POSSESSIVE = re.compile(r"['’]s\b")
+_PUNCT = re.compile(r"[^\w\s]|_")
+
+
+def normalise_name(name: str) -> str:
+    """Blocking key: accents, case, punctuation, possessives, leading article, corporate suffix."""
+    text = unicodedata.normalize("NFKD", name)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+    text = _POSSESSIVE.sub("", text)
+    tokens = _PUNCT.sub(" ", text).split()
+    if len(tokens) > 1 and tokens[0] == "the":
+        tokens = tokens[1:]
+    while len(tokens) > 1 and tokens[-1] in _CORPORATE:
+        tokens = tokens[:-1]
+    return " ".join(tokens)
+
+
+# -- words ---------------------------------------------------------------------------------
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset(
+    "a an the of to in on at for by with from and or but is are was were be been being who whom "
+    "whose what which when where why how does do did has have had this that these those it its "
+    "as into than then there their they them he she his her him i you we our your not no".split()
+)
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("sses"):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def content_words(text: str) -> list[str]:
+    """Lower-case words without stopwords, plurals folded ("companies" -> "company")."""
+    return [_singular(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
+
+
+def squash(text: str) -> str:
+    """Whitespace runs (newlines too) folded to single spaces."""
+    return " ".join(text.split())
+
+
+# -- sentences -----------------------------------------------------------------------------
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+
+
+def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each sentence of passage text, stripped: for citing exact spans.
+    A sentence ends at . ! ? or a line break."""
+    for match in _SENTENCE.finditer(text):
+        raw = match.group(0)
+        body = raw.strip()
+        if not body:
+            continue
+        start = match.start() + len(raw) - len(raw.lstrip())
+        yield start, start + len(body)
+
+
+_ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "mt", "no", "vs"}
+_SENTENCE_END = re.compile(r"[.!?…](?=\s)")
+
+
+def first_sentence(text: str) -> str:
+    """Up to the first sentence end that is not an abbreviation ("Mr.") or an initial ("J.")."""
+    for match in _SENTENCE_END.finditer(text):
+        word = text[: match.start()].rsplit(None, 1)[-1] if text[: match.start()].strip() else ""
+        if word.lower().strip("'\"(") in _ABBREVIATIONS or (len(word) == 1 and word.isupper()):
+            continue
+        return text[: match.end()]
+    return text
+
+
+_TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*$")
+
+
+def terminated(text: str) -> str:
+    """A claim ends like a sentence, so that :func:`claims_of` splits it back whole."""
+    return text if _TERMINAL.search(text) else text + "."
+
+
+def claims_of(text: str) -> list[str]:
+    """Summary text cut after every word that ends a sentence (closing quotes included): the
+    inverse of joining :func:`terminated` claims with spaces."""
+    claims: list[str] = []
+    current: list[str] = []
+    for word in text.split():
+        current.append(word)
+        if _TERMINAL.search(word):
+            claims.append(" ".join(current))
+            current = []
+    if current:
+        claims.append(" ".join(current))
+    return claims

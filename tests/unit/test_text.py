@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+from graphgate.text import (
+    claims_of,
+    content_words,
+    first_sentence,
+    normalise_name,
+    sentence_spans,
+    terminated,
+)
+
+
+def test_claims_split_back_into_what_was_joined() -> None:
+    claims = [
+        "Scrooge employs Bob Cratchit.",
+        'Marley said "Hear me!"',
+        "Fred and Scrooge are mentioned together 3 times",
+        "The firm is Scrooge and Marley (a counting-house).",
+    ]
+    joined = " ".join(terminated(c) for c in claims)
+    assert claims_of(joined) == [terminated(c) for c in claims]
+    assert terminated("no end") == "no end." and terminated("an end!") == "an end!"
+
+
+def test_sentence_spans_are_exact() -> None:
+    text = "  Scrooge counts money.\nBob works!  Tim is ill?   And then"
+    spans = list(sentence_spans(text))
+    assert [text[a:b] for a, b in spans] == [
+        "Scrooge counts money.",
+        "Bob works!",
+        "Tim is ill?",
+        "And then",
+    ]
+
+
+def test_first_sentence_skips_abbreviations_and_initials() -> None:
+    assert first_sentence("Mr. Fezziwig danced. Then he slept.") == "Mr. Fezziwig danced."
+    assert first_sentence("J. R. Smith wrote it. Later.") == "J. R. Smith wrote it."
+
+
+def test_words_and_names() -> None:
+    assert content_words("Who founded the companies?") == ["founded", "company"]
+    assert normalise_name("The Acme Corp.") == "acme"
