@@ -27,12 +27,21 @@ from graphgate.llm.client import LLMClient, ResponseCache, build_llm
 from graphgate.modes import QUERY_MODES, parse_modes
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.base import Answer, Retriever
-from graphgate.query.loaded import LoadedIndex, load_index
+from graphgate.query.loaded import LoadedIndex, check_embedding, open_index
 from graphgate.query.modes import build_retriever
 from graphgate.runs import COMPLETE, FAILED, INTERRUPTED, RUNNING, Run, RunRegistry, finished_now
+from graphgate.store.base import GraphStore
+from graphgate.store.embedded import open_embedded_store
 from graphgate.types import Document, from_table
 
 MODES = tuple(QUERY_MODES)
+StoreOpener = Callable[[Run, Settings], GraphStore]
+
+
+def open_embedded(run: Run, settings: Settings) -> GraphStore:
+    return open_embedded_store(run, settings.vectors.exact_below)
+
+
 LLM_CACHE = "llm_cache.sqlite"
 
 
@@ -67,9 +76,16 @@ class Workspace:
     """Everything under one folder: ``graphgate.toml``, ``runs/<run_id>/`` and ``CURRENT``."""
 
     def __init__(
-        self, path: Path | str = ".graphgate", settings: Settings | None = None, **overrides: Any
+        self,
+        path: Path | str = ".graphgate",
+        settings: Settings | None = None,
+        open_store: StoreOpener | None = None,
+        **overrides: Any,
     ) -> None:
+        """``open_store`` opens a run's :class:`GraphStore` for querying (default: the
+        embedded LadybugDB store in the run folder); ``overrides`` nest like the settings."""
         self.path = Path(path)
+        self.open_store = open_store or open_embedded
         if self.path.exists() and not self.path.is_dir():
             raise ConfigError(
                 f"workspace {self.path} is a file, not a folder",
@@ -296,7 +312,8 @@ class Workspace:
 
         chosen = parse_modes(modes)
         loaded = self.loaded()  # raises when there is no index, or on an embedding mismatch
-        check_graph(chosen, loaded.run.run_id, len(loaded.entities), len(loaded.relationships))
+        store = loaded.store
+        check_graph(chosen, loaded.run.run_id, len(store.entities()), len(store.relationships()))
         retrievers = {m: self.retriever(m) for m in chosen}  # unknown modes fail before a case
         generator, judge = self.answerer(), self.judge()
         with contextlib.ExitStack() as stack:
@@ -349,7 +366,8 @@ class Workspace:
         run = self.runs.current()
         if self._loaded is None or self._loaded.run.run_id != run.run_id:
             self._close_loaded()
-            self._loaded = load_index(run, self.embedder, self.settings.vectors.exact_below)
+            check_embedding(run, self.embedder)
+            self._loaded = open_index(run, self.open_store(run, self.settings), self.embedder)
         return self._loaded
 
     def retriever(self, mode: str | None = None) -> Retriever:
@@ -400,7 +418,7 @@ class Workspace:
         levels: dict[str, dict[str, float]] = {}
         if self._loaded is not None:
             by_level: dict[int, list[int]] = {}
-            for c in self._loaded.communities.values():
+            for c in self._loaded.store.communities():
                 by_level.setdefault(c.level, []).append(c.size)
             levels = {
                 str(level): {

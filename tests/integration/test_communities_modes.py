@@ -22,7 +22,8 @@ def test_communities_and_reports_are_in_the_store(demo_workspace: Workspace) -> 
     assert counts["IN_COMMUNITY"] == sum(len(c["members"]) for c in communities)
     assert counts["PARENT_OF"] == sum(1 for c in communities if c["parent"])
     level0 = [m for c in communities if c["level"] == 0 for m in c["members"]]
-    assert sorted(level0) == sorted(demo_workspace.loaded().entities)  # each entity exactly once
+    entity_ids = [e.id for e in store.entities()]
+    assert sorted(level0) == sorted(entity_ids)  # each entity exactly once
     top = max(reports, key=lambda r: r["rating"])
     row = store.cypher(
         "MATCH (c:Community) WHERE c.id = $id RETURN c.title AS t, c.summary AS s",
@@ -35,22 +36,21 @@ def test_communities_and_reports_are_in_the_store(demo_workspace: Workspace) -> 
 
 
 def test_every_report_claim_traces_to_the_graph(demo_workspace: Workspace) -> None:
-    loaded = demo_workspace.loaded()
-    edge_ids = {r.id for r in loaded.relationships}
-    for report in loaded.reports.values():
+    store = demo_workspace.loaded().store
+    edge_ids = {r.id for r in store.relationships()}
+    for report in store.reports():
         claims = json.loads(report.claims_json)
         assert claims and report.summary == " ".join(c["text"] for c in claims)
-        members = set(loaded.communities[report.community_id].members)
+        members = set(store.community(report.community_id).members)
         for claim in claims:
             if claim["kind"] == "entity":
                 assert claim["ref"] in members
-                description = " ".join(loaded.entities[claim["ref"]].description.split())
+                description = " ".join(store.entity(claim["ref"]).description.split())
                 assert claim["text"] in description
             elif claim["kind"] == "edge":
                 assert claim["ref"] in edge_ids
             else:
-                assert claim["ref"] in loaded.chunks
-                assert claim["text"] in " ".join(loaded.chunks[claim["ref"]].text.split())
+                assert claim["text"] in " ".join(store.chunk(claim["ref"]).text.split())
             if claim["chunk_id"] is not None:
                 assert claim["chunk_id"] in report.chunk_ids
 
@@ -70,11 +70,11 @@ def test_every_mode_answers_with_citations_in_the_store(
 
 def test_global_mode_cites_communities_and_their_chunks(demo_workspace: Workspace) -> None:
     answer = demo_workspace.query("What happens to the Cratchit family?", mode="global")
-    loaded = demo_workspace.loaded()
+    store = demo_workspace.loaded().store
     assert answer.retrieval.communities and answer.answer.startswith("Global answer")
     for citation in answer.citations:
-        assert citation.community_id in loaded.reports
-        assert citation.chunk_id in loaded.reports[citation.community_id].chunk_ids
+        assert citation.community_id is not None
+        assert citation.chunk_id in store.report(citation.community_id).chunk_ids
     assert "communities" in answer.to_dict() and answer.to_dict()["communities"]
 
 
@@ -117,8 +117,9 @@ def test_hybrid_follows_entity_pages(tmp_path: Path) -> None:
     with Workspace(tmp_path / "ws") as ws:
         ws.index(corpus)
         hybrid = HybridRetriever(ws.loaded(), ws.settings.query)
-        alice = [c.id for c in ws.loaded().chunks.values() if c.doc_id == "alice"]
+        store = ws.loaded().store
+        alice = [c.id for c in store.chunks() if c.doc_id == "alice"]
         links = hybrid.linked_pages(alice)
-        assert [ws.loaded().chunks[c].doc_id for c in links] == ["acme"]
+        assert [store.chunk(c).doc_id for c in links] == ["acme"]
         result = hybrid.retrieve("Where is the company that Alice Smith founded based?", 2)
         assert [c.doc_id for c in result.chunks] == ["alice", "acme"]

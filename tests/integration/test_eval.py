@@ -30,10 +30,11 @@ def test_generated_cases_carry_their_ground_truth(ws_path: Path) -> None:
         again = TestsetGenerator(ws.loaded(), seed=1).generate(20)
         loaded = ws.loaded()
         assert cases == again and cases
-        predicates = {r.predicate for r in loaded.relationships if r.kind == "svo"}
+        relationships = loaded.store.relationships()
+        predicates = {r.predicate for r in relationships if r.kind == "svo"}
         singles = [c for c in cases if c.question_type == "single_hop"]
         for p in predicates:  # every relationship type is asked about (twice where it can be)
-            n_edges = sum(1 for r in loaded.relationships if r.predicate == p)
+            n_edges = sum(1 for r in relationships if r.predicate == p)
             assert sum(1 for c in singles if c.gold_edges[0][1] == p) == min(2, n_edges)
         for c in cases:
             assert c.answer and c.gold_entities and c.gold_edges and c.gold_docs

@@ -13,7 +13,7 @@ def _retriever(ws: Workspace) -> LocalRetriever:
 def test_named_entities_prefer_the_longest_capitalised_match(small_workspace: Workspace) -> None:
     retriever = _retriever(small_workspace)
     found = retriever.named_entities("Does Ebenezer Scrooge live in london?")
-    names = {small_workspace.loaded().entities[e].name for e in found}
+    names = {small_workspace.loaded().store.entity(e).name for e in found}
     assert names == {"Ebenezer Scrooge"}  # "london" is not capitalised; "Scrooge" is inside
     assert retriever.named_entities("what is a house") == []
 
@@ -22,7 +22,7 @@ def test_named_entities_are_the_only_seeds(small_workspace: Workspace) -> None:
     retriever = _retriever(small_workspace)
     question = "Who employs Bob Cratchit?"
     seeds = retriever.seeds(question, small_workspace.loaded().embed_question(question))
-    assert [small_workspace.loaded().entities[e].name for e in seeds] == ["Bob Cratchit"]
+    assert [small_workspace.loaded().store.entity(e).name for e in seeds] == ["Bob Cratchit"]
 
 
 def test_seeds_fall_back_to_vectors_and_keywords(small_workspace: Workspace) -> None:

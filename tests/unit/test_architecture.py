@@ -66,3 +66,16 @@ def test_base_layers_import_only_what_lies_below_them() -> None:
     assert "workspace" not in graph["evaluate"]
     assert not graph["query"] & {"index", "evaluate", "gates", "workspace"}
     assert not graph["index"] & {"query", "evaluate", "gates", "workspace"}
+
+
+def test_query_uses_the_store_protocol_not_a_backend() -> None:
+    """Retrieval is typed against graphgate.store.base.GraphStore: a server backend needs no
+    change in query/."""
+    imported: set[str] = set()
+    for file in (SRC / "query").rglob("*.py"):
+        for node in ast.walk(ast.parse(file.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "graphgate.store"
+            ):
+                imported.add(str(node.module))
+    assert imported == {"graphgate.store.base"}

@@ -29,10 +29,10 @@ class TestsetGenerator:
         self.seed = seed
 
     def _name(self, eid: str) -> str:
-        return self.index.entities[eid].name
+        return self.index.store.entity(eid).name
 
     def _entity(self, eid: str) -> Entity:
-        return self.index.entities[eid]
+        return self.index.store.entity(eid)
 
     def _case(
         self,
@@ -66,7 +66,8 @@ class TestsetGenerator:
     def generate(self, n: int) -> list[TestCase]:
         rng = random.Random(self.seed)
         facts = sorted(
-            (r for r in self.index.relationships if r.predicate != COOCCURS), key=lambda r: r.id
+            (r for r in self.index.store.relationships() if r.predicate != COOCCURS),
+            key=lambda r: r.id,
         )
         singles = self._single_hop(facts, rng)
         temporal = self._temporal(facts, rng)

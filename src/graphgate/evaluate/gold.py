@@ -8,18 +8,17 @@ from graphgate.evaluate.testset import TestCase
 from graphgate.query.base import RetrievalResult
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.vector import chunk_hit, retrieved_edge, retrieved_entity
-from graphgate.text import normalise_name
 
 
 class IndexGoldContext:
     def __init__(self, index: LoadedIndex) -> None:
         self.index = index
         self._chunks_of: dict[str, list[str]] = defaultdict(list)
-        for chunk in sorted(index.chunks.values(), key=lambda c: (c.doc_id, c.index)):
+        for chunk in sorted(index.store.chunks(), key=lambda c: (c.doc_id, c.index)):
             self._chunks_of[chunk.doc_id].append(chunk.id)
 
     def context(self, case: TestCase) -> RetrievalResult | None:
-        idx = self.index
+        store = self.index.store
         chunk_ids = [c for d in case.gold_docs for c in self._chunks_of.get(d, [])]
         entity_ids: list[str] = []
         for name in [
@@ -27,22 +26,16 @@ class IndexGoldContext:
             *(e[0] for e in case.gold_edges),
             *(e[2] for e in case.gold_edges),
         ]:
-            for eid in idx.names.get(normalise_name(name), []):
+            for eid in store.entity_ids_named(name):
                 if eid not in entity_ids:
                     entity_ids.append(eid)
         if not chunk_ids and not entity_ids:
             return None
-        keep = set(entity_ids)
-        edges = [
-            retrieved_edge(idx, r, 1.0)
-            for i in sorted({i for e in entity_ids for i in idx.relations_of.get(e, [])})
-            for r in [idx.relationships[i]]
-            if r.source_id in keep and r.target_id in keep
-        ]
+        edges = [retrieved_edge(store, r, 1.0) for r in store.relations_among(entity_ids)]
         return RetrievalResult(
             case.question,
             "gold",
-            [chunk_hit(idx, c, 1.0) for c in chunk_ids],
-            [retrieved_entity(idx.entities[e], 1.0) for e in entity_ids],
+            [chunk_hit(store, c, 1.0) for c in chunk_ids],
+            [retrieved_entity(store.entity(e), 1.0) for e in entity_ids],
             edges,
         )

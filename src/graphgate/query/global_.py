@@ -18,6 +18,7 @@ from graphgate.config import QuerySettings
 from graphgate.query.base import CommunityPoint, RetrievalResult, RetrievedCommunity
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.vector import chunk_hit, retrieved_entity
+from graphgate.store.base import GraphStore
 from graphgate.text import content_words
 from graphgate.types import CommunityReport
 
@@ -41,20 +42,20 @@ class GlobalRetriever:
     def _relevance(
         self, question: str, vector: npt.NDArray[np.float32], level: int
     ) -> dict[str, float]:
-        idx = self.index
-        ids = [cid for cid, r in idx.reports.items() if r.level == level]
-        scores = dict.fromkeys(ids, 0.0)
-        if idx.store.has_vector_index("community"):
-            for cid, score in idx.store.vector_search("community", vector, len(idx.reports)):
+        store = self.index.store
+        reports = store.reports()
+        scores = {r.community_id: 0.0 for r in reports if r.level == level}
+        if store.has_vector_index("community"):
+            for cid, score in store.vector_search("community", vector, len(reports)):
                 if cid in scores:
                     scores[cid] += score
-        hits = idx.store.text_search("community", question, len(idx.reports))
+        hits = store.text_search("community", question, len(reports))
         top = max((s for c, s in hits if c in scores), default=0.0) or 1.0
         for cid, score in hits:
             if cid in scores:
                 scores[cid] += 0.5 * score / top
         # A report's importance (0-10) counts a little, so broad questions reach central themes.
-        return {cid: v + 0.03 * idx.reports[cid].rating for cid, v in scores.items()}
+        return {cid: v + 0.03 * store.report(cid).rating for cid, v in scores.items()}
 
     def retrieve(self, question: str, top_k: int | None = None) -> RetrievalResult:
         s = self.settings
@@ -62,13 +63,14 @@ class GlobalRetriever:
         t0 = time.perf_counter()
         vector = idx.embed_question(question)
         t1 = time.perf_counter()
-        level = choose_level(list(idx.reports.values()), s.global_budget, s.global_level)
+        store = idx.store
+        level = choose_level(store.reports(), s.global_budget, s.global_level)
         relevance = self._relevance(question, vector, level)
         ranked = sorted(relevance.items(), key=lambda kv: (-kv[1], kv[0]))[: s.global_communities]
         words = set(content_words(question))
         communities: list[RetrievedCommunity] = []
         for cid, score in ranked:
-            report = idx.reports[cid]
+            report = store.report(cid)
             points = []
             for order, claim in enumerate(json.loads(report.claims_json)):
                 overlap = len(words & set(content_words(claim["text"])))
@@ -91,13 +93,17 @@ class GlobalRetriever:
         # Reduce: the best points across reports, with the chunks and entities they rest on.
         points = sorted((p for c in communities for p in c.points), key=lambda p: -p.score)
         points = list({p.text: p for p in reversed(points)}.values())[::-1]  # first of each text
-        chunk_ids = list(dict.fromkeys(p.chunk_id for p in points if p.chunk_id in idx.chunks))
+        chunk_ids = list(
+            dict.fromkeys(
+                p.chunk_id for p in points if p.chunk_id and _has_chunk(store, p.chunk_id)
+            )
+        )
         k = top_k or s.top_k_chunks
-        chunks = [chunk_hit(idx, cid, 1.0 / (rank + 1)) for rank, cid in enumerate(chunk_ids[:k])]
+        chunks = [chunk_hit(store, cid, 1.0 / (rank + 1)) for rank, cid in enumerate(chunk_ids[:k])]
         entity_ids = list(dict.fromkeys(p.ref for p in points if p.kind == "entity"))
         for c in communities:
-            entity_ids += [m for m in idx.communities[c.id].members if m not in entity_ids]
-        entities = [retrieved_entity(idx.entities[e], 1.0) for e in entity_ids[: s.top_k_entities]]
+            entity_ids += [m for m in store.community(c.id).members if m not in entity_ids]
+        entities = [retrieved_entity(store.entity(e), 1.0) for e in entity_ids[: s.top_k_entities]]
         t3 = time.perf_counter()
         return RetrievalResult(
             question,
@@ -108,3 +114,11 @@ class GlobalRetriever:
             {"embed": (t1 - t0) * 1000, "map": (t2 - t1) * 1000, "reduce": (t3 - t2) * 1000},
             communities,
         )
+
+
+def _has_chunk(store: GraphStore, chunk_id: str) -> bool:
+    try:
+        store.chunk(chunk_id)
+    except KeyError:
+        return False
+    return True

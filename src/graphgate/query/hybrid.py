@@ -16,7 +16,6 @@ from graphgate.query.base import RetrievalResult, RetrievedChunk, RetrievedCommu
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.local import LocalRetriever
 from graphgate.query.vector import chunk_hit
-from graphgate.text import normalise_name
 
 
 def reciprocal_rank_fusion(rankings: list[list[str]], k: int) -> list[tuple[str, float]]:
@@ -37,15 +36,15 @@ class HybridRetriever:
 
     def linked_pages(self, sources: list[str]) -> list[str]:
         """First chunks of the pages of entities the source chunks mention, in mention order."""
-        idx = self.index
+        store = self.index.store
         out: list[str] = []
         for cid in sources:
-            home = idx.chunks[cid].doc_id
-            for eid in idx.chunk_entities.get(cid, []):
-                entity = idx.entities[eid]
+            home = store.chunk(cid).doc_id
+            for eid in store.entities_in_chunk(cid):
+                entity = store.entity(eid)
                 for name in [entity.name, *entity.aliases]:
-                    for doc in idx.pages.get(normalise_name(name), []):
-                        first = idx.first_chunk.get(doc)
+                    for doc in store.entity_pages(name):
+                        first = store.first_chunk(doc)
                         if doc != home and first is not None and first not in out:
                             out.append(first)
         return out
@@ -65,13 +64,13 @@ class HybridRetriever:
         links = self.linked_pages(ranked[: s.hybrid_link_sources])[: s.hybrid_links]
         order = list(dict.fromkeys([*ranked[: s.hybrid_head], *links, *fused]))[:k]
         chunks: list[RetrievedChunk] = [
-            chunk_hit(idx, cid, 1.0 / (rank + 1)) for rank, cid in enumerate(order)
+            chunk_hit(idx.store, cid, 1.0 / (rank + 1)) for rank, cid in enumerate(order)
         ]
         t2 = time.perf_counter()
         communities: list[RetrievedCommunity] = []
         if s.hybrid_communities and idx.store.has_vector_index("community"):
             for cid, score in idx.store.vector_search("community", vector, s.hybrid_communities):
-                report = idx.reports[cid]
+                report = idx.store.report(cid)
                 communities.append(RetrievedCommunity(cid, report.level, report.title, score))
         t3 = time.perf_counter()
         return RetrievalResult(

@@ -18,7 +18,6 @@ from graphgate.config import QuerySettings
 from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.vector import chunk_hit, retrieved_edge, retrieved_entity
-from graphgate.text import normalise_name
 
 _WORD = re.compile(r"\w+(?:['’]\w+)*")
 _MAX_NGRAM = 6
@@ -48,7 +47,7 @@ class LocalRetriever:
                     continue
                 if any(a <= i and i + n <= b for a, b, _ in spans):
                     continue
-                ids = self.index.names.get(normalise_name(" ".join(tokens[i : i + n])), [])
+                ids = self.index.store.entity_ids_named(" ".join(tokens[i : i + n]))
                 if ids:
                     spans.append((i, i + n, ids))
         return [eid for _, _, ids in sorted(spans) for eid in ids]
@@ -100,11 +99,11 @@ class LocalRetriever:
         walk = {node_ids[i]: float(ppr[i]) for i in order[: max(50, s.top_k_entities)]}
         t3 = time.perf_counter()
         chunks = [
-            chunk_hit(idx, cid, score)
+            chunk_hit(idx.store, cid, score)
             for score, cid in self._rank_chunks(question, vector, walk, k)[:k]
         ]
         t4 = time.perf_counter()
-        entities = [retrieved_entity(idx.entities[eid], walk[eid]) for eid in top_entities]
+        entities = [retrieved_entity(idx.store.entity(eid), walk[eid]) for eid in top_entities]
         edges = self._edges(set(top_entities), walk)
         t5 = time.perf_counter()
         return RetrievalResult(
@@ -128,10 +127,10 @@ class LocalRetriever:
         walk: dict[str, float],
         k: int,
     ) -> list[tuple[float, str]]:
-        idx, s = self.index, self.settings
+        store, s = self.index.store, self.settings
         chunk_mass: dict[str, float] = {}
         for eid, mass in walk.items():
-            entity = idx.entities[eid]
+            entity = store.entity(eid)
             # Spread an entity's mass over its chunks so a hub does not flood the ranking.
             share = mass / math.sqrt(len(entity.chunk_ids) or 1)
             for cid in entity.chunk_ids:
@@ -140,30 +139,27 @@ class LocalRetriever:
         scored: list[tuple[float, str]] = []
         if vector is None:
             # Graph mode: walk mass decides; keyword overlap only breaks near-ties.
-            hits = idx.store.text_search("chunk", question, 50)
+            hits = store.text_search("chunk", question, 50)
             top_text = hits[0][1] if hits else 1.0
             text = {cid: score / top_text for cid, score in hits}
             scored = [(m / top_mass + 0.1 * text.get(c, 0.0), c) for c, m in chunk_mass.items()]
         else:
             # The nearest chunks always compete too, so a missed seed does not lose the passage.
-            for cid, _ in idx.store.vector_search("chunk", vector, k):
+            for cid, _ in store.vector_search("chunk", vector, k):
                 chunk_mass.setdefault(cid, 0.0)
-            row = idx.chunk_row
             for cid, mass in chunk_mass.items():
-                dense = float(idx.chunk_vectors[row[cid]] @ vector) if cid in row else 0.0
+                own = store.chunk_vector(cid)
+                dense = float(own @ vector) if own is not None else 0.0
                 scored.append((mass / top_mass + s.dense_weight * dense, cid))
         scored.sort(key=lambda x: (-x[0], x[1]))
         return scored
 
     def _edges(self, keep: set[str], walk: dict[str, float]) -> list[RetrievedEdge]:
-        idx = self.index
+        store = self.index.store
         scored: list[tuple[float, str, RetrievedEdge]] = []
-        candidates = sorted({i for eid in keep for i in idx.relations_of.get(eid, [])})
-        for r in (idx.relationships[i] for i in candidates):
-            if r.source_id in keep and r.target_id in keep:
-                boost = _SVO_BOOST if r.kind == "svo" else 1.0
-                score = (walk[r.source_id] + walk[r.target_id]) * math.log1p(r.weight) * boost
-                edge = retrieved_edge(idx, r, score)
-                scored.append((score, r.id, edge))
+        for r in store.relations_among(keep):
+            boost = _SVO_BOOST if r.kind == "svo" else 1.0
+            score = (walk[r.source_id] + walk[r.target_id]) * math.log1p(r.weight) * boost
+            scored.append((score, r.id, retrieved_edge(store, r, score)))
         scored.sort(key=lambda x: (-x[0], x[1]))
         return [e for _, _, e in scored[: self.settings.top_k_edges]]

@@ -28,12 +28,12 @@ RETRIEVERS: dict[str, RetrieverFactory] = {
 def build_retriever(mode: str, index: LoadedIndex, settings: QuerySettings) -> Retriever:
     """The retriever of ``mode`` over ``index``, or an error naming what the run lacks."""
     check_mode(mode)
-    if mode in GRAPH_MODES and not index.entities:
+    if mode in GRAPH_MODES and not index.store.entities():
         raise GraphgateError(
             f"run {index.run.run_id} has no entities, so {mode} mode has nothing to walk",
             "index with the graph pipeline, or query with --mode vector",
         )
-    if mode == "global" and not index.reports:
+    if mode == "global" and not index.store.reports():
         raise GraphgateError(
             f"run {index.run.run_id} has no community reports for global mode",
             "re-index with the graph pipeline (it builds communities and reports)",

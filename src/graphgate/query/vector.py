@@ -12,22 +12,23 @@ from graphgate.query.base import (
     RetrievedEntity,
 )
 from graphgate.query.loaded import LoadedIndex
+from graphgate.store.base import GraphStore
 from graphgate.types import Entity, Relationship
 
 
-def chunk_hit(index: LoadedIndex, chunk_id: str, score: float) -> RetrievedChunk:
-    c = index.chunks[chunk_id]
+def chunk_hit(store: GraphStore, chunk_id: str, score: float) -> RetrievedChunk:
+    c = store.chunk(chunk_id)
     return RetrievedChunk(c.id, c.doc_id, c.text, c.start, c.end, score)
 
 
-def retrieved_edge(index: LoadedIndex, r: Relationship, score: float) -> RetrievedEdge:
+def retrieved_edge(store: GraphStore, r: Relationship, score: float) -> RetrievedEdge:
     return RetrievedEdge(
         r.id,
         r.source_id,
-        index.entities[r.source_id].name,
+        store.entity(r.source_id).name,
         r.predicate,
         r.target_id,
-        index.entities[r.target_id].name,
+        store.entity(r.target_id).name,
         r.weight,
         r.chunk_ids,
         score,
@@ -54,14 +55,14 @@ class VectorRetriever:
         t1 = time.perf_counter()
         hits = self.index.store.vector_search("chunk", vector, k)
         t2 = time.perf_counter()
-        chunks = [chunk_hit(self.index, cid, score) for cid, score in hits]
+        store = self.index.store
+        chunks = [chunk_hit(store, cid, score) for cid, score in hits]
         # Entities are those the retrieved text mentions: no graph walk in this mode.
         entities: dict[str, RetrievedEntity] = {}
         for chunk in chunks:
-            for eid in self.index.chunk_entities.get(chunk.id, []):
+            for eid in store.entities_in_chunk(chunk.id):
                 if eid not in entities:
-                    e = self.index.entities[eid]
-                    entities[eid] = retrieved_entity(e, chunk.score)
+                    entities[eid] = retrieved_entity(store.entity(eid), chunk.score)
         return RetrievalResult(
             question,
             self.mode,

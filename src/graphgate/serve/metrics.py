@@ -65,12 +65,14 @@ class ServerMetrics:
         if ws.runs.current_id() is None:
             return
         loaded = ws.loaded()
-        for entity_type, n in Counter(e.type for e in loaded.entities.values()).items():
+        store = loaded.store
+        entities = store.entities()
+        for entity_type, n in Counter(e.type for e in entities).items():
             self.entities.labels(entity_type).set(n)
-        self.relationships.set(len(loaded.relationships))
-        self.communities.set(len(loaded.communities))
-        docs = {d for e in loaded.entities.values() for d in e.doc_ids}
-        all_docs = {c.doc_id for c in loaded.chunks.values()}
+        self.relationships.set(len(store.relationships()))
+        self.communities.set(len(store.communities()))
+        docs = {d for e in entities for d in e.doc_ids}
+        all_docs = {c.doc_id for c in store.chunks()}
         self.coverage.set(len(docs & all_docs) / len(all_docs) if all_docs else 0.0)
         from graphgate.gates.runner import stored_gates
 

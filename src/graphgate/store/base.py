@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
+
+from graphgate.types import Chunk, Community, CommunityReport, Entity, Relationship
 
 SearchKind = Literal["chunk", "entity", "community"]
 Hit = tuple[str, float]
@@ -28,17 +31,72 @@ class TextIndex(Protocol):
     def search(self, query: str, k: int) -> list[Hit]: ...
 
 
+@dataclass(frozen=True)
+class ProjectionEdges:
+    """The entity graph as parallel arrays, for algorithms that need all of it at once
+    (personalised PageRank): every entity id, and each relationship's ends and weight."""
+
+    node_ids: list[str]
+    source_ids: list[str]
+    target_ids: list[str]
+    weights: list[float]
+
+
 class GraphStore(Protocol):
-    """What every graph backend offers: the embedded one now, a server (FalkorDB) later."""
+    """What retrieval, evaluation and the server read from an indexed graph.
 
-    def upsert_nodes(self, label: str, table: pa.Table) -> None: ...
+    The embedded backend (LadybugDB with search indexes beside it) implements it today; a
+    graph-database server implements the same contract (``tests/contract``) without any change
+    to ``query/``. Lookups by id raise ``KeyError`` for an unknown id; lists of entities,
+    relationships and chunks come in index order (relationships by id).
+    """
 
-    def upsert_edges(self, rel: str, table: pa.Table) -> None: ...
+    # -- entities and relationships --------------------------------------------------------
+    def entity(self, entity_id: str) -> Entity: ...
 
-    def neighbours(self, ids: Sequence[str], hops: int = 1) -> list[str]: ...
+    def entities(self) -> list[Entity]: ...
 
-    def subgraph(self, ids: Sequence[str]) -> pa.Table: ...
+    def entity_ids_named(self, name: str) -> list[str]:
+        """Entities whose name or alias normalises (graphgate.text.normalise_name) as ``name``."""
+        ...
 
+    def relationships(self) -> list[Relationship]: ...
+
+    def relations_among(self, entity_ids: Collection[str]) -> list[Relationship]:
+        """Relationships with both ends in ``entity_ids``, by id."""
+        ...
+
+    def neighbours(self, entity_ids: Sequence[str], hops: int = 1) -> list[str]:
+        """Entities within ``hops`` relationships of any of ``entity_ids`` (not those), by id."""
+        ...
+
+    def projection(self) -> ProjectionEdges: ...
+
+    # -- text --------------------------------------------------------------------------------
+    def chunk(self, chunk_id: str) -> Chunk: ...
+
+    def chunks(self) -> list[Chunk]: ...
+
+    def chunk_vector(self, chunk_id: str) -> npt.NDArray[np.float32] | None: ...
+
+    def entities_in_chunk(self, chunk_id: str) -> list[str]: ...
+
+    def entity_pages(self, name: str) -> list[str]:
+        """Documents whose title normalises as ``name`` (an entity's own page), by id."""
+        ...
+
+    def first_chunk(self, doc_id: str) -> str | None: ...
+
+    # -- communities ---------------------------------------------------------------------------
+    def community(self, community_id: str) -> Community: ...
+
+    def communities(self) -> list[Community]: ...
+
+    def report(self, community_id: str) -> CommunityReport: ...
+
+    def reports(self) -> list[CommunityReport]: ...
+
+    # -- search --------------------------------------------------------------------------------
     def has_vector_index(self, kind: SearchKind) -> bool: ...
 
     def vector_search(
@@ -47,7 +105,9 @@ class GraphStore(Protocol):
 
     def text_search(self, kind: SearchKind, query: str, k: int) -> list[Hit]: ...
 
-    def cypher(self, query: str, params: dict[str, Any] | None = None) -> pa.Table: ...
+    def cypher(self, query: str, params: dict[str, Any] | None = None) -> pa.Table:
+        """Read-only Cypher over the graph (the store refuses writes)."""
+        ...
 
     def counts(self) -> dict[str, int]: ...
 

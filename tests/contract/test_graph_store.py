@@ -1,0 +1,137 @@
+"""The GraphStore contract: what every backend must answer, and how.
+
+Run against each backend on the same small index (today the embedded LadybugDB store; a
+server backend adds itself to ``BACKENDS``). Retrieval is typed against this protocol only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from graphgate import Workspace
+from graphgate.runs import RunRegistry
+from graphgate.store.base import GraphStore
+from graphgate.store.embedded import open_embedded_store
+
+
+def _embedded(ws_path: Path) -> GraphStore:
+    return open_embedded_store(RunRegistry(ws_path).current(), exact_below=20_000)
+
+
+BACKENDS: dict[str, Callable[[Path], GraphStore]] = {"embedded": _embedded}
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+def store(request: pytest.FixtureRequest, small_workspace_path: Path) -> Iterator[GraphStore]:
+    opened = BACKENDS[request.param](small_workspace_path)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture()
+def embedder(small_workspace_path: Path) -> Iterator[object]:
+    with Workspace(small_workspace_path) as ws:
+        yield ws.embedder
+
+
+def test_entities_by_id_and_by_name_or_alias(store: GraphStore) -> None:
+    entities = store.entities()
+    assert entities and len({e.id for e in entities}) == len(entities)
+    scrooge = next(e for e in entities if e.name == "Ebenezer Scrooge")
+    assert store.entity(scrooge.id) == scrooge
+    with pytest.raises(KeyError):
+        store.entity("no-such-entity")
+    # Names are matched normalised: case, accents, possessives, a leading article.
+    assert scrooge.id in store.entity_ids_named("ebenezer scrooge's")
+    for alias in scrooge.aliases:
+        assert scrooge.id in store.entity_ids_named(alias)
+    assert store.entity_ids_named("nobody at all") == []
+
+
+def test_relationships_and_the_edges_among_entities(store: GraphStore) -> None:
+    relationships = store.relationships()
+    assert relationships and [r.id for r in relationships] == sorted(r.id for r in relationships)
+    ids = {e.id for e in store.entities()}
+    assert all(r.source_id in ids and r.target_id in ids for r in relationships)
+    first = relationships[0]
+    pair = {first.source_id, first.target_id}
+    among = store.relations_among(pair)
+    assert first in among and all({r.source_id, r.target_id} <= pair for r in among)
+    assert store.relations_among({first.source_id}) == [
+        r for r in relationships if r.source_id == r.target_id == first.source_id
+    ]
+    near = store.neighbours([first.source_id])
+    assert first.target_id in near and first.source_id not in near and near == sorted(near)
+
+
+def test_projection_covers_every_entity_and_edge(store: GraphStore) -> None:
+    projection = store.projection()
+    assert projection.node_ids == sorted(e.id for e in store.entities())
+    n = len(store.relationships())
+    assert len(projection.source_ids) == len(projection.target_ids) == len(projection.weights) == n
+    nodes = set(projection.node_ids)
+    assert set(projection.source_ids) <= nodes and set(projection.target_ids) <= nodes
+    assert all(w > 0 for w in projection.weights)
+
+
+def test_chunks_their_entities_and_entity_pages(store: GraphStore) -> None:
+    chunks = store.chunks()
+    assert chunks
+    chunk = chunks[0]
+    assert store.chunk(chunk.id) == chunk
+    with pytest.raises(KeyError):
+        store.chunk("no-such-chunk")
+    vector = store.chunk_vector(chunk.id)
+    assert vector is not None and vector.shape == (384,)
+    assert store.chunk_vector("no-such-chunk") is None
+    for entity in store.entities():
+        for cid in entity.chunk_ids:
+            assert entity.id in store.entities_in_chunk(cid)
+    first = {
+        c.doc_id: c.id for c in sorted(chunks, key=lambda c: (c.doc_id, c.index), reverse=True)
+    }
+    for doc_id, chunk_id in first.items():
+        assert store.first_chunk(doc_id) == chunk_id
+    assert store.first_chunk("no-such-doc") is None
+    # The small corpus's "fred.html" has the title "Fred": its entity page.
+    assert store.entity_pages("FRED") == ["fred.html"]
+    assert store.entity_pages("nobody") == []
+
+
+def test_communities_and_reports(store: GraphStore) -> None:
+    communities = store.communities()
+    assert communities
+    for community in communities:
+        assert store.community(community.id) == community
+    reports = store.reports()
+    assert reports and {r.community_id for r in reports} <= {c.id for c in communities}
+    assert store.report(reports[0].community_id) == reports[0]
+    with pytest.raises(KeyError):
+        store.report("no-such-community")
+
+
+def test_vector_and_text_search_return_known_ids(store: GraphStore, embedder: object) -> None:
+    vector = embedder.embed(["Who does Bob Cratchit work for?"])[0]  # type: ignore[attr-defined]
+    hits = store.vector_search("chunk", vector, 2)
+    assert len(hits) == 2 and hits[0][1] >= hits[1][1]
+    assert all(store.chunk(cid) for cid, _ in hits)
+    text = store.text_search("chunk", "Cratchit clerk", 3)
+    assert text and all(store.chunk(cid) for cid, _ in text)
+    assert store.text_search("entity", "Cratchit", 3)
+    assert store.has_vector_index("entity")
+    entity_hits = store.vector_search("entity", vector, 3)
+    assert all(store.entity(eid) for eid, _ in entity_hits)
+    with pytest.raises(Exception, match="dimension"):
+        store.vector_search("chunk", np.zeros(5, dtype=np.float32), 2)
+
+
+def test_cypher_reads_and_refuses_writes(store: GraphStore) -> None:
+    rows = store.cypher("MATCH (e:Entity) RETURN count(e) AS n").to_pylist()
+    assert rows == [{"n": len(store.entities())}]
+    with pytest.raises(Exception):  # noqa: B017 - each backend refuses in its own words
+        store.cypher("CREATE (e:Entity {id: 'x'})")
+    assert store.counts()["Entity"] == len(store.entities())
