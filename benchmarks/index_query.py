@@ -19,7 +19,7 @@ from pathlib import Path
 
 from graphgate import Workspace
 from graphgate.datasets.hotpotqa import convert_hotpotqa
-from graphgate.workspace import read_questions
+from graphgate.inputs import read_questions
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = REPO.parent / "shared" / "data" / "multihop" / "hotpotqa"

@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import numpy as np
 
-from graphgate.workspace import read_questions
+from graphgate.inputs import read_questions
 
 
 @dataclass

@@ -6,8 +6,9 @@ line, a request body and an MCP tool call, and so that each refusal names the fi
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -101,3 +102,23 @@ def output_file(path: Path, what: str) -> Path:
         raise InputError(f"{what} {path} is a folder", "name a file, e.g. report.html")
     output_folder(path.parent, f"the folder of {what}")
     return path
+
+
+def read_questions(lines: Sequence[str]) -> list[tuple[str | None, str]]:
+    """(id, question) from plain lines or test-set JSONL lines ({"id", "question"})."""
+    out: list[tuple[str | None, str]] = []
+    for n, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text:
+            continue
+        if text.startswith("{"):
+            try:
+                row = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"line {n}: malformed JSON ({exc.msg})", "fix the line") from exc
+            if not isinstance(row, dict) or not isinstance(row.get("question"), str):
+                raise InputError(f"line {n}: no 'question' field", "add a question string")
+            out.append((str(row["id"]) if "id" in row else None, row["question"]))
+        else:
+            out.append((None, text))
+    return out

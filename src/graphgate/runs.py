@@ -19,8 +19,15 @@ import pyarrow.parquet as pq
 
 from graphgate.errors import IndexMissingError
 
+# Every file name of a workspace and of a run folder, in one place (the run layout).
 MANIFEST = "manifest.json"
 CURRENT = "CURRENT"
+BASELINE = "BASELINE"
+_STORE = "store"
+_GATES = "gates.json"
+_EVAL_SUMMARY = "eval_summary.json"
+_GOLD_TRIPLES = "gold_triples.jsonl"
+_EVALS = "evals"
 # Run states: a manifest says running/complete/failed; a running run whose process is gone is
 # interrupted (never written: it is read from the process table).
 RUNNING, COMPLETE, FAILED, INTERRUPTED = "running", "complete", "failed", "interrupted"
@@ -95,7 +102,31 @@ class Run:
 
     @property
     def store_dir(self) -> Path:
-        return self.path / "store"
+        """The graph database and its search indexes."""
+        return self.path / _STORE
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.path / MANIFEST
+
+    @property
+    def gates_path(self) -> Path:
+        """The gates' last verdicts on this run."""
+        return self.path / _GATES
+
+    @property
+    def eval_summary_path(self) -> Path:
+        """The latest evaluation of this run (the Gen gate reads it)."""
+        return self.path / _EVAL_SUMMARY
+
+    @property
+    def gold_triples_path(self) -> Path:
+        """Gold triples given at index time (the IE gate reads them)."""
+        return self.path / _GOLD_TRIPLES
+
+    def eval_dir(self, eval_id: str) -> Path:
+        """Results of one evaluation run by the server against this run."""
+        return self.path / _EVALS / eval_id
 
     def artifact_path(self, name: str) -> Path:
         return self.path / f"{name}.parquet"
@@ -117,7 +148,7 @@ class Run:
         return pq.read_table(path)
 
     def manifest(self) -> dict[str, Any]:
-        path = self.path / MANIFEST
+        path = self.manifest_path
         if not path.exists():
             return {}
         data: dict[str, Any] = json.loads(path.read_text())
@@ -126,7 +157,7 @@ class Run:
     def write_manifest(self, data: dict[str, Any]) -> None:
         tmp = self.path / (MANIFEST + ".tmp")
         tmp.write_text(json.dumps(data, indent=2, sort_keys=True, default=str))
-        os.replace(tmp, self.path / MANIFEST)
+        os.replace(tmp, self.manifest_path)
 
     def update_manifest(self, **fields: Any) -> dict[str, Any]:
         data = self.manifest()
@@ -144,6 +175,11 @@ class RunRegistry:
     @property
     def runs_dir(self) -> Path:
         return self.workspace / "runs"
+
+    @property
+    def baseline_path(self) -> Path:
+        """Names the run other runs' gates compare with."""
+        return self.workspace / BASELINE
 
     def create(self) -> Run:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())

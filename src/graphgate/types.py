@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args, get_origin, get_type_hints
 
 import pyarrow as pa
 
@@ -118,104 +118,120 @@ class CommunityReport:
     claims_json: str  # [{"text", "kind": entity|edge|chunk, "ref", "chunk_id"}]
 
 
-SCHEMAS: dict[type[Any], pa.Schema] = {
-    Document: pa.schema(
+@dataclass(frozen=True)
+class CommunityNode:
+    """A community as the graph holds it: the cluster and its report in one node."""
+
+    id: str
+    level: int
+    parent: str | None
+    size: int
+    title: str
+    summary: str
+    rating: float
+    chunk_ids: list[str]
+    doc_ids: list[str]
+
+
+# -- one schema: the records above are the only declaration of every table ------------------
+_ARROW = {str: pa.string(), int: pa.int64(), float: pa.float64()}
+_GRAPH = {str: "STRING", int: "INT64", float: "DOUBLE"}
+
+
+def _field_types(cls: type[Any]) -> list[tuple[str, Any]]:
+    """(name, element type, is list) per field; ``X | None`` is a nullable X."""
+    hints = get_type_hints(cls)
+    out: list[tuple[str, Any]] = []
+    for f in dataclasses.fields(cls):
+        hint = hints[f.name]
+        args = [a for a in get_args(hint) if a is not type(None)]
+        if get_origin(hint) is list:
+            out.append((f.name, (args[0], True)))
+        elif args:  # Optional[X]
+            out.append((f.name, (args[0], False)))
+        else:
+            out.append((f.name, (hint, False)))
+    return out
+
+
+def arrow_schema(cls: type[Any]) -> pa.Schema:
+    """The Arrow schema of a record type (the Parquet artifact's columns, in field order)."""
+    return pa.schema(
         [
-            ("id", pa.string()),
-            ("title", pa.string()),
-            ("text", pa.string()),
-            ("sha256", pa.string()),
-            ("version", pa.int64()),
-            ("byte_size", pa.int64()),
-            ("source_path", pa.string()),
-            ("metadata_json", pa.string()),
+            (name, pa.list_(_ARROW[base]) if is_list else _ARROW[base])
+            for name, (base, is_list) in _field_types(cls)
         ]
-    ),
-    Chunk: pa.schema(
-        [
-            ("id", pa.string()),
-            ("doc_id", pa.string()),
-            ("index", pa.int64()),
-            ("text", pa.string()),
-            ("start", pa.int64()),
-            ("end", pa.int64()),
-            ("n_tokens", pa.int64()),
+    )
+
+
+@dataclass(frozen=True)
+class GraphTable:
+    """A node or edge table of the graph, derived from a record: which fields, named how.
+
+    Edges name their end labels and carry the record's other fields as properties (an edge
+    without a record has none). Renames avoid Cypher keywords (``index``, ``start``, ``end``).
+    """
+
+    label: str
+    record: type[Any] | None = None
+    drop: tuple[str, ...] = ()
+    rename: tuple[tuple[str, str], ...] = ()
+    ends: tuple[str, str] | None = None  # (from label, to label) for an edge
+
+    def columns(self) -> list[tuple[str, str]]:
+        """(column name in the graph, graph type) in the record's field order."""
+        if self.record is None:
+            return []
+        renames = dict(self.rename)
+        return [
+            (renames.get(name, name), f"{_GRAPH[base]}[]" if is_list else _GRAPH[base])
+            for name, (base, is_list) in _field_types(self.record)
+            if name not in self.drop
         ]
+
+    def fields(self) -> list[str]:
+        """The record's fields this table keeps, in order (before renaming)."""
+        if self.record is None:
+            return []
+        return [f.name for f in dataclasses.fields(self.record) if f.name not in self.drop]
+
+    def ddl(self) -> str:
+        cols = ", ".join(f"{name} {kind}" for name, kind in self.columns())
+        if self.ends is None:
+            return f"CREATE NODE TABLE IF NOT EXISTS {self.label}({cols}, PRIMARY KEY(id))"
+        ends = f"FROM {self.ends[0]} TO {self.ends[1]}"
+        return f"CREATE REL TABLE IF NOT EXISTS {self.label}({ends}{', ' + cols if cols else ''})"
+
+
+GRAPH_TABLES: tuple[GraphTable, ...] = (
+    GraphTable("Document", Document, drop=("text", "metadata_json")),
+    GraphTable(
+        "Chunk",
+        Chunk,
+        rename=(("index", "position"), ("start", "start_char"), ("end", "end_char")),
     ),
-    Mention: pa.schema(
-        [
-            ("chunk_id", pa.string()),
-            ("doc_id", pa.string()),
-            ("name", pa.string()),
-            ("type", pa.string()),
-            ("sentence", pa.string()),
-        ]
-    ),
-    RawRelation: pa.schema(
-        [
-            ("chunk_id", pa.string()),
-            ("doc_id", pa.string()),
-            ("source_name", pa.string()),
-            ("target_name", pa.string()),
-            ("predicate", pa.string()),
-            ("kind", pa.string()),
-            ("sentence", pa.string()),
-            ("valid_from", pa.string()),
-            ("valid_to", pa.string()),
-        ]
-    ),
-    Entity: pa.schema(
-        [
-            ("id", pa.string()),
-            ("name", pa.string()),
-            ("type", pa.string()),
-            ("description", pa.string()),
-            ("aliases", _STR_LIST),
-            ("mention_count", pa.int64()),
-            ("chunk_ids", _STR_LIST),
-            ("doc_ids", _STR_LIST),
-        ]
-    ),
-    Relationship: pa.schema(
-        [
-            ("id", pa.string()),
-            ("source_id", pa.string()),
-            ("target_id", pa.string()),
-            ("predicate", pa.string()),
-            ("kind", pa.string()),
-            ("weight", pa.float64()),
-            ("description", pa.string()),
-            ("chunk_ids", _STR_LIST),
-            ("doc_ids", _STR_LIST),
-            ("valid_from", pa.string()),
-            ("valid_to", pa.string()),
-        ]
-    ),
-    Community: pa.schema(
-        [
-            ("id", pa.string()),
-            ("level", pa.int64()),
-            ("parent", pa.string()),
-            ("children", _STR_LIST),
-            ("members", _STR_LIST),
-            ("size", pa.int64()),
-        ]
-    ),
-    CommunityReport: pa.schema(
-        [
-            ("community_id", pa.string()),
-            ("level", pa.int64()),
-            ("title", pa.string()),
-            ("summary", pa.string()),
-            ("key_entities", _STR_LIST),
-            ("key_relationships", _STR_LIST),
-            ("rating", pa.float64()),
-            ("chunk_ids", _STR_LIST),
-            ("doc_ids", _STR_LIST),
-            ("claims_json", pa.string()),
-        ]
-    ),
-}
+    GraphTable("Entity", Entity),
+    GraphTable("RELATED", Relationship, drop=("source_id", "target_id"), ends=("Entity", "Entity")),
+    GraphTable("Community", CommunityNode),
+    GraphTable("MENTIONS", ends=("Chunk", "Entity")),
+    GraphTable("IN_COMMUNITY", ends=("Entity", "Community")),
+    GraphTable("PARENT_OF", ends=("Community", "Community")),
+    GraphTable("PART_OF", ends=("Chunk", "Document")),
+)
+GRAPH_TABLE = {t.label: t for t in GRAPH_TABLES}
+
+_RECORDS = (
+    Document,
+    Chunk,
+    Mention,
+    RawRelation,
+    Entity,
+    Relationship,
+    Community,
+    CommunityReport,
+    CommunityNode,
+)
+SCHEMAS: dict[type[Any], pa.Schema] = {cls: arrow_schema(cls) for cls in _RECORDS}
 
 # Artifact name -> record type: the Parquet files a run writes and their schemas.
 ARTIFACTS: dict[str, type[Any]] = {

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -16,9 +15,10 @@ from graphgate.errors import ConfigError, ExtractionFailedError, GraphgateError,
 from graphgate.evaluate.harness import Generator
 from graphgate.evaluate.judge import DeterministicJudge, Judge
 from graphgate.evaluate.run import EvalOutcome
-from graphgate.gates.context import EVAL_SUMMARY, GOLD_TRIPLES, read_gold_triples
+from graphgate.gates.context import read_gold_triples, write_gold_triples
 from graphgate.gates.runner import GatesReport, run_gates, set_baseline
 from graphgate.gates.runner import baseline_id as stored_baseline
+from graphgate.index.communities import level_sizes
 from graphgate.index.extract_base import Extractor
 from graphgate.index.pipeline import IndexContext, ProgressFactory, StageReport, no_progress
 from graphgate.index.stages import PIPELINES
@@ -153,50 +153,23 @@ class Workspace:
         return DeterministicJudge()
 
     def estimate(self, corpus: Path | str) -> dict[str, Any]:
-        """Calls, tokens and cost of indexing ``corpus`` with the LLM extractor, before any call.
-
-        Prompt tokens are counted as characters / 4 (the usual rule for English with GPT-style
-        tokenizers); completion tokens are estimated at half the prompt's."""
+        """Calls, tokens and cost of indexing ``corpus`` with the configured extractor, before
+        any call (zero for the offline extractor)."""
         from graphgate.index.chunk import chunk_documents
-        from graphgate.index.extract_llm import SYSTEM, USER
+        from graphgate.index.extract_llm import estimate_extraction
         from graphgate.index.load import CorpusLoader
 
         s = self.settings
         docs = CorpusLoader(s.load).load(Path(corpus)).documents
         chunks = chunk_documents(docs, s.chunk)
+        numbers = estimate_extraction(chunks, s.extract, s.llm)
         if s.extract.extractor != "llm":
-            return {
-                "documents": len(docs),
-                "chunks": len(chunks),
-                "calls": 0,
-                "prompt_tokens": 0,
-                "completion_tokens": 0,
-                "cost": 0.0,
-                "provider": s.llm.provider,
-                "model": s.llm.model,
-                "note": f"the configured extractor ({s.extract.extractor}) makes no model calls; "
-                "pass --extractor llm to estimate the LLM extractor",
-            }
-        overhead = len(SYSTEM) + len(USER) + 40 * 12  # prompts, schema and ~40 hint names
-        calls = len(chunks) * (1 + s.extract.gleaning)
-        prompt = sum((overhead + len(c.text)) // 4 for c in chunks) * (1 + s.extract.gleaning)
-        completion = prompt // 2
-        price = s.llm.prices.get(s.llm.model)
-        cost = (
-            None
-            if price is None
-            else (prompt * price.input_per_mtok + completion * price.output_per_mtok) / 1e6
-        )
-        return {
-            "documents": len(docs),
-            "chunks": len(chunks),
-            "calls": calls,
-            "prompt_tokens": prompt,
-            "completion_tokens": completion,
-            "cost": cost,
-            "provider": s.llm.provider,
-            "model": s.llm.model,
-        }
+            numbers |= {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost": 0.0}
+            numbers["note"] = (
+                f"the configured extractor ({s.extract.extractor}) makes no model calls; "
+                "pass --extractor llm to estimate the LLM extractor"
+            )
+        return {"documents": len(docs), **numbers}
 
     # -- indexing ----------------------------------------------------------------------------
     def index(
@@ -214,11 +187,7 @@ class Workspace:
         previous = self._previous_documents()
         run = self.runs.create()
         if gold is not None:
-            (run.path / GOLD_TRIPLES).write_text(
-                "".join(
-                    json.dumps({"head": h, "relation": r, "tail": t}) + "\n" for h, r, t in gold
-                )
-            )
+            write_gold_triples(run.gold_triples_path, gold)
         run.update_manifest(
             pipeline=pipeline,
             corpus=str(corpus),
@@ -336,7 +305,7 @@ class Workspace:
                 progress=progress,
             )
         outcome.summary["llm"] = spent.as_dict() if spent is not None else None
-        write_summary(outcome, loaded.run.path / EVAL_SUMMARY)
+        write_summary(outcome, loaded.run.eval_summary_path)
         return outcome
 
     def set_baseline(self, run_id: str) -> None:
@@ -415,19 +384,7 @@ class Workspace:
         recorded = manifest.get("counts", {})
         if counts and recorded and counts != recorded:
             problems.append(f"store counts {counts} differ from the run manifest {recorded}")
-        levels: dict[str, dict[str, float]] = {}
-        if self._loaded is not None:
-            by_level: dict[int, list[int]] = {}
-            for c in self._loaded.store.communities():
-                by_level.setdefault(c.level, []).append(c.size)
-            levels = {
-                str(level): {
-                    "count": len(sizes),
-                    "mean_size": round(sum(sizes) / len(sizes), 2),
-                    "max_size": max(sizes),
-                }
-                for level, sizes in sorted(by_level.items())
-            }
+        levels = level_sizes(self._loaded.store.communities()) if self._loaded is not None else {}
         return Status(
             llm=manifest.get("llm"),
             communities=levels,
@@ -459,27 +416,3 @@ class Workspace:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def read_questions(lines: Sequence[str]) -> list[tuple[str | None, str]]:
-    """(id, question) from plain lines or test-set JSONL lines ({"id", "question"})."""
-    import json
-
-    out: list[tuple[str | None, str]] = []
-    for n, line in enumerate(lines, start=1):
-        text = line.strip()
-        if not text:
-            continue
-        if text.startswith("{"):
-            try:
-                row = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise GraphgateError(
-                    f"line {n}: malformed JSON ({exc.msg})", "fix the line"
-                ) from exc
-            if not isinstance(row, dict) or not isinstance(row.get("question"), str):
-                raise GraphgateError(f"line {n}: no 'question' field", "add a question string")
-            out.append((str(row["id"]) if "id" in row else None, row["question"]))
-        else:
-            out.append((None, text))
-    return out

@@ -81,7 +81,7 @@ def test_eval_cli_streams_results_summary_and_reports(ws_path: Path, tmp_path: P
         and "worst cases" in page
         and "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     )
-    again = runner.invoke(app, ["eval", "report", str(out), "-w", str(ws_path)])
+    again = runner.invoke(app, ["eval", "report", str(out)])
     assert again.exit_code == 0 and "verdicts" in again.stdout
     resumed = runner.invoke(
         app,

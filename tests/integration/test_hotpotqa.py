@@ -10,7 +10,7 @@ import pytest
 
 from graphgate import Workspace
 from graphgate.datasets.hotpotqa import ConvertedDataset, convert_hotpotqa
-from graphgate.workspace import read_questions
+from graphgate.inputs import read_questions
 from tests.conftest import shared_path
 
 pytestmark = [pytest.mark.shared, pytest.mark.slow]

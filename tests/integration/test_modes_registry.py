@@ -32,7 +32,7 @@ def test_cli_http_mcp_and_settings_read_the_registry(
     assert all(mode in help_text for mode in QUERY_MODES)
     bad = runner.invoke(app, ["query", "hi", "--mode", "psychic", "-w", str(tmp_path)])
     assert bad.exit_code == 2 and "hybrid" in bad.stderr
-    eval_help = " ".join(runner.invoke(app, ["eval", "--help"]).stdout.split())
+    eval_help = " ".join(runner.invoke(app, ["eval", "run", "--help"]).stdout.split())
     assert ",".join(DEFAULT_EVAL_MODES) in eval_help
 
     shutil.copytree(small_workspace_path, tmp_path / "ws")

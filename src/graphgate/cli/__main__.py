@@ -2,4 +2,6 @@
 
 from graphgate.cli import main
 
-main()
+# Guarded: a spawned worker process imports the main module again, and must not run the CLI.
+if __name__ == "__main__":
+    main()

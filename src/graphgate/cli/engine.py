@@ -21,9 +21,9 @@ from graphgate.cli.common import (
 )
 from graphgate.errors import InputError
 from graphgate.gates.runner import stored_gates
-from graphgate.inputs import read_text_file
+from graphgate.inputs import read_questions, read_text_file
 from graphgate.modes import check_mode, modes_help
-from graphgate.workspace import Workspace, read_questions
+from graphgate.workspace import Workspace
 
 
 class OnError(StrEnum):
@@ -190,26 +190,43 @@ def status(
         raise typer.Exit(1)
 
 
-def runs(ctx: typer.Context, workspace: WorkspaceOpt = DEFAULT_WORKSPACE) -> None:
+def runs(
+    ctx: typer.Context,
+    workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
     """List index runs with their state (running, complete, failed, interrupted) and gate
     verdict."""
     if ctx.invoked_subcommand is not None:
         return
     with errors(), Workspace(workspace) as ws:
         current = ws.runs.current_id()
-        table = Table()
-        for col in ("run", "status", "pipeline", "seconds", "gates", "current"):
-            table.add_column(col)
-        for run in ws.list_runs():
-            m = run.manifest()
-            table.add_row(
-                shown(run.run_id),
-                ws.runs.state(run),
-                shown(m.get("pipeline")),
-                str(m.get("seconds", "")),
-                str((stored_gates(run) or {}).get("verdict", "")),
-                "*" if run.run_id == current else "",
-            )
+        rows = [
+            {
+                "run_id": run.run_id,
+                "status": ws.runs.state(run),
+                "pipeline": run.manifest().get("pipeline"),
+                "seconds": run.manifest().get("seconds"),
+                "verdict": (stored_gates(run) or {}).get("verdict"),
+                "current": run.run_id == current,
+            }
+            for run in ws.list_runs()
+        ]
+    if json_out:
+        print(json.dumps(rows, indent=2))
+        return
+    table = Table()
+    for col in ("run", "status", "pipeline", "seconds", "gates", "current"):
+        table.add_column(col)
+    for row in rows:
+        table.add_row(
+            shown(row["run_id"]),
+            str(row["status"]),
+            shown(row["pipeline"]),
+            "" if row["seconds"] is None else str(row["seconds"]),
+            str(row["verdict"] or ""),
+            "*" if row["current"] else "",
+        )
     console().print(table)
 
 
@@ -219,12 +236,16 @@ def prune(
         int | None,
         typer.Option(min=1, help="Complete runs to keep besides current and baseline. [config]"),
     ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Remove interrupted and failed runs, and complete runs beyond --keep (runs.keep).
     The current run and the baseline are never removed."""
     overrides: dict[str, Any] = {} if keep is None else {"runs": {"keep": keep}}
     with errors(), Workspace(workspace, **overrides) as ws:
         removed = ws.prune_runs()
+    if json_out:
+        print(json.dumps({"removed": removed}, indent=2))
+        return
     console().print(
         f"removed {len(removed)} runs" + (": " + shown(", ".join(removed)) if removed else "")
     )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt, console, errors, shown
 from graphgate.errors import InputError
@@ -18,19 +20,38 @@ from graphgate.modes import DEFAULT_EVAL_MODES, modes_help, parse_modes
 from graphgate.workspace import Workspace
 
 
+class _RunByDefault(TyperGroup):
+    """``graphgate eval TESTSET`` means ``graphgate eval run TESTSET``; ``eval report DIR``
+    stays a command of its own."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in {"--help", "-h"}:
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
 def register(app: typer.Typer) -> None:
-    app.command("eval")(eval_command)
+    evaluation = typer.Typer(
+        cls=_RunByDefault,
+        no_args_is_help=True,
+        help="Evaluate retrieval and answers: `eval TESTSET` (= `eval run`), `eval report DIR`.",
+    )
+    evaluation.command("run")(eval_command)
+    evaluation.command("report")(report_command)
+    app.add_typer(evaluation, name="eval")
     testset = typer.Typer(help="Test sets generated from the graph.", no_args_is_help=True)
     testset.command("generate")(generate_command)
     testset.command("convert")(convert_command)
     app.add_typer(testset, name="testset")
 
 
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+HtmlOpt = Annotated[Path | None, typer.Option(help="Also write a self-contained HTML report.")]
+StrictOpt = Annotated[bool, typer.Option(help="Exit 1 unless the overall verdict is PASS.")]
+
+
 def eval_command(
-    target: Annotated[str, typer.Argument(help="A test-set JSONL, or `report`.")],
-    report_dir: Annotated[
-        Path | None, typer.Argument(help="With `report`: the eval folder.")
-    ] = None,
+    testset: Annotated[Path, typer.Argument(help="A test-set JSONL.")],
     workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
     modes: Annotated[
         str, typer.Option(help=f"Comma-separated retrieval modes: {modes_help()}.")
@@ -41,31 +62,46 @@ def eval_command(
     resume: Annotated[
         Path | None, typer.Option(help="Continue the evaluation in this folder.")
     ] = None,
-    html: Annotated[
-        Path | None, typer.Option(help="Also write a self-contained HTML report.")
-    ] = None,
-    strict: Annotated[
-        bool, typer.Option(help="Exit 1 unless the overall verdict is PASS.")
-    ] = False,
+    html: HtmlOpt = None,
+    strict: StrictOpt = False,
+    json_out: JsonOpt = False,
 ) -> None:
-    """Score retrieval and answers per question type and mode; `eval report DIR` re-prints."""
+    """Score retrieval and answers per question type and mode."""
     with errors():
         if html is not None:
             output_file(html, "the HTML report")
-        if target == "report":
-            if report_dir is None:
-                raise InputError(
-                    "`eval report` needs the eval folder", "graphgate eval report eval/"
-                )
-            summary, records = _load_report(report_dir)
-        else:
-            summary, records = _run(Path(target), workspace, modes, out, resume)
-        print_report(summary, console())
-        if html is not None:
-            html.write_text(html_report(summary, records), encoding="utf-8")
-            console(stderr=True).print(f"HTML report: {shown(html)}")
+        summary, records = _run(testset, workspace, modes, out, resume, live=not json_out)
+        _show(summary, records, html, json_out)
     if strict and summary["overall_verdict"] != "PASS":
         raise typer.Exit(1)
+
+
+def report_command(
+    folder: Annotated[Path, typer.Argument(help="The folder of a finished evaluation.")],
+    html: HtmlOpt = None,
+    strict: StrictOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Print (and render) the report of a finished evaluation."""
+    with errors():
+        if html is not None:
+            output_file(html, "the HTML report")
+        summary, records = _load_report(folder)
+        _show(summary, records, html, json_out)
+    if strict and summary["overall_verdict"] != "PASS":
+        raise typer.Exit(1)
+
+
+def _show(
+    summary: dict[str, Any], records: list[dict[str, Any]], html: Path | None, json_out: bool
+) -> None:
+    if json_out:
+        print(json.dumps(summary, indent=2, sort_keys=True))
+    else:
+        print_report(summary, console())
+    if html is not None:
+        html.write_text(html_report(summary, records), encoding="utf-8")
+        console(stderr=True).print(f"HTML report: {shown(html)}")
 
 
 def _load_report(folder: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -77,7 +113,12 @@ def _load_report(folder: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 
 def _run(
-    testset: Path, workspace: Path, modes: str, out: Path | None, resume: Path | None
+    testset: Path,
+    workspace: Path,
+    modes: str,
+    out: Path | None,
+    resume: Path | None,
+    live: bool = True,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     if out is None and resume is None:
         raise InputError("no output folder", "pass --out DIR (or --resume DIR)")
@@ -99,8 +140,11 @@ def _run(
                 )
             )
 
-        live = show if sys.stderr.isatty() else None  # one line a case, for people watching
-        outcome = ws.evaluate(testset, mode_list, folder, resume=resume is not None, progress=live)
+        # One line a case, for people watching.
+        progress = show if live and sys.stderr.isatty() else None
+        outcome = ws.evaluate(
+            testset, mode_list, folder, resume=resume is not None, progress=progress
+        )
     return outcome.summary, outcome.records
 
 
@@ -111,6 +155,7 @@ def generate_command(
     ),
     workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
     seed: Annotated[int | None, typer.Option(help="Seed (default: the workspace seed).")] = None,
+    json_out: JsonOpt = False,
 ) -> None:
     """Template questions with ground-truth answers, entities, edges and documents."""
     from graphgate.evaluate.generate import TestsetGenerator
@@ -123,6 +168,9 @@ def generate_command(
     counts: dict[str, int] = {}
     for case in cases:
         counts[case.question_type] = counts.get(case.question_type, 0) + 1
+    if json_out:
+        print(json.dumps({"cases": len(cases), "out": str(out), "by_type": counts}, indent=2))
+        return
     console().print(
         shown(
             f"wrote {len(cases)} cases to {out}: "
@@ -135,6 +183,7 @@ def convert_command(
     dataset: Annotated[str, typer.Argument(help="hotpotqa, graphrag-bench, timeqa or ramdocs.")],
     path: Annotated[Path, typer.Argument(help="The dataset's folder or file.")],
     out: Annotated[Path, typer.Option(help="Folder for corpus.jsonl and testset.jsonl.")],
+    json_out: JsonOpt = False,
 ) -> None:
     """Convert a public benchmark into a corpus to index and a test set to evaluate."""
     from graphgate.datasets import CONVERTERS
@@ -143,6 +192,9 @@ def convert_command(
         if dataset not in CONVERTERS:
             raise InputError(f"unknown dataset {dataset!r}", f"use one of {sorted(CONVERTERS)}")
         result = CONVERTERS[dataset](path, out)
+    if json_out:
+        print(json.dumps(dataclasses.asdict(result), indent=2, default=str))
+        return
     console().print(
         shown(
             f"{result.documents} documents -> {result.corpus}; {result.cases} cases -> "

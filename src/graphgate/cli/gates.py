@@ -49,10 +49,14 @@ def gates_command(
 def baseline_set(
     run_id: Annotated[str, typer.Argument(help="The run to accept as the baseline.")],
     workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Accept a healthy run as the baseline."""
+    """Accept a complete run as the baseline."""
     with errors(), Workspace(workspace) as ws:
         ws.set_baseline(run_id)
+    if json_out:
+        print(json.dumps({"baseline": run_id}))
+        return
     console().print(f"baseline: {shown(run_id)}")
 
 

@@ -22,9 +22,6 @@ from graphgate.types import (
     from_table,
 )
 
-GOLD_TRIPLES = "gold_triples.jsonl"
-EVAL_SUMMARY = "eval_summary.json"
-
 Triple = tuple[str, str, str]
 
 
@@ -76,6 +73,13 @@ def read_gold_triples(path: Path) -> list[Triple]:
     return triples
 
 
+def write_gold_triples(path: Path, triples: list[Triple]) -> None:
+    """The gold triples a run is judged against, as :func:`read_gold_triples` reads them."""
+    path.write_text(
+        "".join(json.dumps({"head": h, "relation": r, "tail": t}) + "\n" for h, r, t in triples)
+    )
+
+
 def _table(run: Run, name: str, cls: type[Any]) -> list[Any]:
     table = (
         run.read_artifact(name)
@@ -99,10 +103,8 @@ def load_context(run: Run, settings: GateSettings, baseline: Run | None = None) 
         ),
         None,
     )
-    gold = (
-        read_gold_triples(run.path / GOLD_TRIPLES) if (run.path / GOLD_TRIPLES).exists() else None
-    )
-    summary_path = run.path / EVAL_SUMMARY
+    gold = read_gold_triples(run.gold_triples_path) if run.gold_triples_path.exists() else None
+    summary_path = run.eval_summary_path
     ctx = GateContext(
         settings=settings,
         documents=_table(run, "documents", Document),

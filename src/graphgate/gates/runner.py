@@ -17,9 +17,6 @@ from graphgate.gates.ie import IEGate
 from graphgate.gates.summary_gen import GenGate, SummaryGate
 from graphgate.runs import Run, RunRegistry
 
-GATES_FILE = "gates.json"
-BASELINE_FILE = "BASELINE"
-
 
 def all_gates() -> list[Gate]:
     return [
@@ -93,20 +90,20 @@ def _cross_readings(report: GatesReport, baseline: dict[str, dict[str, Any]] | N
 
 
 def stored_gates(run: Run) -> dict[str, Any] | None:
-    path = run.path / GATES_FILE
+    path = run.gates_path
     return json.loads(path.read_text()) if path.exists() else None
 
 
 def baseline_id(registry: RunRegistry) -> str | None:
-    path = registry.workspace / BASELINE_FILE
+    path = registry.baseline_path
     return path.read_text().strip() or None if path.exists() else None
 
 
 def set_baseline(registry: RunRegistry, run_id: str) -> None:
     run = registry.get(run_id)
-    tmp = registry.workspace / (BASELINE_FILE + ".tmp")
+    tmp = registry.baseline_path.with_suffix(".tmp")
     tmp.write_text(run.run_id)
-    os.replace(tmp, registry.workspace / BASELINE_FILE)
+    os.replace(tmp, registry.baseline_path)
 
 
 def run_gates(
@@ -130,9 +127,9 @@ def run_gates(
 
 
 def _store(run: Run, report: GatesReport) -> None:
-    tmp = run.path / (GATES_FILE + ".tmp")
+    tmp = run.gates_path.with_suffix(".tmp")
     tmp.write_text(json.dumps(report.as_dict(), indent=2, sort_keys=True, default=str))
-    os.replace(tmp, run.path / GATES_FILE)
+    os.replace(tmp, run.gates_path)
 
 
 __all__ = ["FAIL", "PASS", "WARN", "GatesReport", "run_gates", "set_baseline"]

@@ -149,3 +149,18 @@ def stability(
         "ari_pairs": ari,
         "nmi_pairs": nmi,
     }
+
+
+def level_sizes(communities: Sequence[Community]) -> dict[str, dict[str, float]]:
+    """Per level: how many communities, their mean and largest size (for `graphgate status`)."""
+    by_level: dict[int, list[int]] = {}
+    for c in communities:
+        by_level.setdefault(c.level, []).append(c.size)
+    return {
+        str(level): {
+            "count": len(sizes),
+            "mean_size": round(sum(sizes) / len(sizes), 2),
+            "max_size": max(sizes),
+        }
+        for level, sizes in sorted(by_level.items())
+    }

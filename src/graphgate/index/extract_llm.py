@@ -14,7 +14,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from graphgate.config import ExtractSettings
+from graphgate.config import ExtractSettings, LLMSettings
 from graphgate.index.extract_base import Extraction, Progress
 from graphgate.index.extract_nlp import NlpExtractor
 from graphgate.llm.base import Completion, LLMError, Request
@@ -265,3 +265,26 @@ class LlmExtractor:
                 )
             )
         return mentions, out
+
+
+def estimate_extraction(
+    chunks: Sequence[Chunk], settings: ExtractSettings, llm: LLMSettings
+) -> dict[str, Any]:
+    """Calls, tokens and cost of extracting ``chunks`` with the LLM extractor, before any call.
+
+    Prompt tokens are counted as characters / 4 (the usual rule for English with GPT-style
+    tokenizers); completion tokens are estimated at half the prompt's."""
+    overhead = len(SYSTEM) + len(USER) + 40 * 12  # prompts, schema and ~40 hint names
+    passes = 1 + settings.gleaning
+    prompt = sum((overhead + len(c.text)) // 4 for c in chunks) * passes
+    completion = prompt // 2
+    price = llm.prices.get(llm.model)
+    return {
+        "chunks": len(chunks),
+        "calls": len(chunks) * passes,
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "cost": None if price is None else price.cost(prompt, completion),
+        "provider": llm.provider,
+        "model": llm.model,
+    }

@@ -136,7 +136,9 @@ def embed_entities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> Stag
     entities = from_table(tables["entities"], Entity)
     ids, matrix = vectors_from_table(tables["chunk_vectors"])
     row = {cid: i for i, cid in enumerate(ids)}
-    names = _embed(ctx, "embed entities", [e.name for e in entities], 32)
+    names = _embed(
+        ctx, "embed entities", [e.name for e in entities], ctx.settings.embed.entity_max_tokens
+    )
     dim = ctx.embedder.dimension
     combined = np.zeros((len(entities), dim), dtype=np.float32)
     for i, e in enumerate(entities):
@@ -182,7 +184,7 @@ def summarize_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutp
 def embed_communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
     reports = from_table(tables["community_reports"], CommunityReport)
     texts = [f"{r.title}. {r.summary}" for r in reports]
-    matrix = _embed(ctx, "embed reports", texts, 64)  # title + key claims: 2x faster than 128
+    matrix = _embed(ctx, "embed reports", texts, ctx.settings.embed.report_max_tokens)
     table = vectors_table([r.community_id for r in reports], matrix)
     return StageOutput({"community_vectors": table}, _embed_info(ctx))
 

@@ -59,11 +59,12 @@ def ordered_map(
     """``map(fn, items)`` over ``processes`` workers, results in input order.
 
     ``fn`` and ``setup`` must be module-level functions (they travel to the workers by name).
-    Workers are forked where the platform allows (the parent's imports are reused) and are
-    stopped when the iteration ends or is abandoned.
+    Workers are spawned, never forked: a forked child inherits the parent's threads' locks and
+    native objects (an ONNX session's thread pool, say) and deadlocks when it touches them —
+    seen here as a parser stuck in a garbage-collected onnxruntime destructor. They are stopped
+    when the iteration ends or is abandoned.
     """
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
+    context = multiprocessing.get_context("spawn")
     with context.Pool(
         processes, initializer=_start_worker, initargs=(os.getpid(), setup, setup_args)
     ) as pool:

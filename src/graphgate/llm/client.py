@@ -154,15 +154,8 @@ class LLMClient:
             return cached
         completion = self.llm.complete(request)
         price = self.settings.prices.get(self.llm.model)
-        cost = (
-            0.0
-            if price is None
-            else (
-                completion.usage.prompt_tokens * price.input_per_mtok
-                + completion.usage.completion_tokens * price.output_per_mtok
-            )
-            / 1e6
-        )
+        usage = completion.usage
+        cost = 0.0 if price is None else price.cost(usage.prompt_tokens, usage.completion_tokens)
         with self._lock:
             for account in (self.accounting, *self._scopes):
                 account.add(completion.usage, cost)

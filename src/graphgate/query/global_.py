@@ -22,6 +22,13 @@ from graphgate.store.base import GraphStore
 from graphgate.text import content_words
 from graphgate.types import CommunityReport
 
+# Map step weights, set by hand on the GraphRAG-Bench slice (README, Measured): keyword matches
+# count half of vector similarity; a report's 0-10 rating adds up to 0.3, so broad questions
+# reach central themes; within a report, earlier claims (the central ones) win ties.
+_KEYWORD_WEIGHT = 0.5
+_RATING_WEIGHT = 0.03
+_ORDER_PENALTY = 0.001
+
 
 def choose_level(reports: list[CommunityReport], budget: int, level: int | None) -> int:
     """The configured level, else the deepest level whose reports fit the budget (else 0)."""
@@ -53,9 +60,9 @@ class GlobalRetriever:
         top = max((s for c, s in hits if c in scores), default=0.0) or 1.0
         for cid, score in hits:
             if cid in scores:
-                scores[cid] += 0.5 * score / top
+                scores[cid] += _KEYWORD_WEIGHT * score / top
         # A report's importance (0-10) counts a little, so broad questions reach central themes.
-        return {cid: v + 0.03 * store.report(cid).rating for cid, v in scores.items()}
+        return {cid: v + _RATING_WEIGHT * store.report(cid).rating for cid, v in scores.items()}
 
     def retrieve(self, question: str, top_k: int | None = None) -> RetrievalResult:
         s = self.settings
@@ -80,7 +87,7 @@ class GlobalRetriever:
                         claim["kind"],
                         claim["ref"],
                         claim.get("chunk_id"),
-                        score * (1 + overlap) - 0.001 * order,
+                        score * (1 + overlap) - _ORDER_PENALTY * order,
                     )
                 )
             points.sort(key=lambda p: -p.score)

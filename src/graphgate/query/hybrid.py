@@ -17,6 +17,10 @@ from graphgate.query.loaded import LoadedIndex
 from graphgate.query.local import LocalRetriever
 from graphgate.query.vector import chunk_hit
 
+# Both rankings are fused over at least this many chunks, so a passage ranked just below k in
+# one list can still rise (2k, at least 20: by hand; the README's HotpotQA numbers use it).
+_MIN_FUSION_DEPTH = 20
+
 
 def reciprocal_rank_fusion(rankings: list[list[str]], k: int) -> list[tuple[str, float]]:
     scores: dict[str, float] = {}
@@ -56,7 +60,7 @@ class HybridRetriever:
         t0 = time.perf_counter()
         vector = idx.embed_question(question)
         t1 = time.perf_counter()
-        depth = max(2 * k, 20)
+        depth = max(2 * k, _MIN_FUSION_DEPTH)
         local = self.local.retrieve_with(question, vector, depth)
         ranked = [c.id for c in local.chunks]
         dense = [cid for cid, _ in idx.store.vector_search("chunk", vector, depth)]

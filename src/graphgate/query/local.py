@@ -20,9 +20,21 @@ from graphgate.query.loaded import LoadedIndex
 from graphgate.query.vector import chunk_hit, retrieved_edge, retrieved_entity
 
 _WORD = re.compile(r"\w+(?:['’]\w+)*")
+# Longest entity name looked up in a question, in words (longer names are rare; not measured).
 _MAX_NGRAM = 6
 # Co-occurrence says less than a parsed verb relation; this keeps facts ahead of mere company.
 _SVO_BOOST = 2.0
+# Entity vectors below this cosine to the question are not seeds: MiniLM gives unrelated short
+# names ~0.2 (set by hand on the demo, not swept).
+_MIN_SEED_COSINE = 0.3
+# Keyword seeds count half a named or vector seed: a word match is weaker evidence (by hand).
+_KEYWORD_SEED_WEIGHT = 0.5
+# Entities of the walk whose mass reaches chunks (by hand, not swept; the README's HotpotQA
+# numbers were measured with it).
+_WALK_ENTITIES = 50
+# Graph mode: keyword matches only break near-ties of walk mass; 50 candidates, 0.1 weight.
+_GRAPH_TEXT_CANDIDATES = 50
+_GRAPH_TEXT_WEIGHT = 0.1
 
 
 class LocalRetriever:
@@ -63,13 +75,13 @@ class LocalRetriever:
         store = self.index.store
         if vector is not None and store.has_vector_index("entity"):
             for eid, score in store.vector_search("entity", vector, s.seed_entities):
-                if score > 0.3:
+                if score > _MIN_SEED_COSINE:
                     seeds[eid] = max(seeds.get(eid, 0.0), score)
         text_hits = store.text_search("entity", question, s.seed_entities)
         if text_hits:
             top = text_hits[0][1]
             for eid, score in text_hits:
-                seeds[eid] = max(seeds.get(eid, 0.0), 0.5 * score / top)
+                seeds[eid] = max(seeds.get(eid, 0.0), _KEYWORD_SEED_WEIGHT * score / top)
         return seeds
 
     def retrieve(self, question: str, top_k: int | None = None) -> RetrievalResult:
@@ -96,7 +108,7 @@ class LocalRetriever:
         node_ids = idx.projection.node_ids
         order = [i for i in np.argsort(-ppr, kind="stable") if ppr[i] > 0]
         top_entities = [node_ids[i] for i in order[: s.top_k_entities]]
-        walk = {node_ids[i]: float(ppr[i]) for i in order[: max(50, s.top_k_entities)]}
+        walk = {node_ids[i]: float(ppr[i]) for i in order[: max(_WALK_ENTITIES, s.top_k_entities)]}
         t3 = time.perf_counter()
         chunks = [
             chunk_hit(idx.store, cid, score)
@@ -139,10 +151,13 @@ class LocalRetriever:
         scored: list[tuple[float, str]] = []
         if vector is None:
             # Graph mode: walk mass decides; keyword overlap only breaks near-ties.
-            hits = store.text_search("chunk", question, 50)
+            hits = store.text_search("chunk", question, _GRAPH_TEXT_CANDIDATES)
             top_text = hits[0][1] if hits else 1.0
             text = {cid: score / top_text for cid, score in hits}
-            scored = [(m / top_mass + 0.1 * text.get(c, 0.0), c) for c, m in chunk_mass.items()]
+            scored = [
+                (m / top_mass + _GRAPH_TEXT_WEIGHT * text.get(c, 0.0), c)
+                for c, m in chunk_mass.items()
+            ]
         else:
             # The nearest chunks always compete too, so a missed seed does not lose the passage.
             for cid, _ in store.vector_search("chunk", vector, k):

@@ -27,8 +27,6 @@ from graphgate.modes import check_mode, parse_modes
 from graphgate.serve.auth import AccessDenied, Authenticator, Caller
 from graphgate.workspace import Workspace
 
-EVALS_DIR = "evals"
-
 
 @dataclass
 class Job:
@@ -199,7 +197,7 @@ class Service:
 
             with self.query_lock:
                 run = self.ws.loaded().run
-                out = run.path / EVALS_DIR / job.id
+                out = run.eval_dir(job.id)
                 outcome = self.ws.evaluate(path, chosen, out, progress=count)
             return {"run_id": run.run_id, "eval_id": job.id, "summary": outcome.summary}
 

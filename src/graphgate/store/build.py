@@ -10,7 +10,13 @@ import pyarrow.compute as pc
 from graphgate.store.ladybug_store import LadybugGraphStore
 from graphgate.store.text import build_text_index, open_text_index
 from graphgate.store.vectors import build_vector_index, open_vector_index
-from graphgate.types import vectors_from_table
+from graphgate.types import (
+    GRAPH_TABLE,
+    CommunityNode,
+    GraphTable,
+    to_table,
+    vectors_from_table,
+)
 
 
 def entity_search_text(
@@ -22,26 +28,20 @@ def entity_search_text(
     ]
 
 
+def node_table(table: pa.Table, spec: GraphTable) -> pa.Table:
+    """An artifact's columns as the graph's node table declares them (kept, renamed)."""
+    return table.select(spec.fields()).rename_columns([name for name, _ in spec.columns()])
+
+
 def write_store(folder: Path, tables: dict[str, pa.Table], exact_below: int) -> dict[str, int]:
     store = LadybugGraphStore(folder)
     try:
-        docs = tables["documents"].select(
-            ["id", "title", "sha256", "version", "byte_size", "source_path"]
-        )
-        store.upsert_nodes("Document", docs)
+        store.upsert_nodes("Document", node_table(tables["documents"], GRAPH_TABLE["Document"]))
         chunks = tables["chunks"]
-        # `index`, `start` and `end` are Cypher words, so the graph spells them out.
-        store.upsert_nodes(
-            "Chunk",
-            chunks.select(
-                ["id", "doc_id", "index", "text", "start", "end", "n_tokens"]
-            ).rename_columns(
-                ["id", "doc_id", "position", "text", "start_char", "end_char", "n_tokens"]
-            ),
-        )
+        store.upsert_nodes("Chunk", node_table(chunks, GRAPH_TABLE["Chunk"]))
         store.upsert_edges("PART_OF", pa.table({"from": chunks["id"], "to": chunks["doc_id"]}))
         entities = tables["entities"]
-        store.upsert_nodes("Entity", entities)
+        store.upsert_nodes("Entity", node_table(entities, GRAPH_TABLE["Entity"]))
         if entities.num_rows:
             chunk_ids = entities["chunk_ids"]
             mentions = pa.table(
@@ -51,10 +51,12 @@ def write_store(folder: Path, tables: dict[str, pa.Table], exact_below: int) -> 
                 }
             )
             store.upsert_edges("MENTIONS", mentions)
+        related = GRAPH_TABLE["RELATED"]
         rels = tables["relationships"]
-        edge_columns = [c for c in rels.column_names if c not in {"source_id", "target_id"}]
-        related = rels.select(["source_id", "target_id", *edge_columns])
-        store.upsert_edges("RELATED", related.rename_columns(["from", "to", *edge_columns]))
+        edges = rels.select(["source_id", "target_id", *related.fields()])
+        store.upsert_edges(
+            "RELATED", edges.rename_columns(["from", "to", *(c for c, _ in related.columns())])
+        )
         _write_communities(store, tables)
         build_search_indexes(folder, tables, exact_below)
         return store.counts()
@@ -67,23 +69,23 @@ def _write_communities(store: LadybugGraphStore, tables: dict[str, pa.Table]) ->
     if not communities.num_rows:
         return
     reports = {r["community_id"]: r for r in tables["community_reports"].to_pylist()}
-    rows = []
+    nodes = []
     for c in communities.to_pylist():
         r = reports.get(c["id"], {})
-        rows.append(
-            {
-                "id": c["id"],
-                "level": c["level"],
-                "parent": c["parent"],
-                "size": c["size"],
-                "title": r.get("title", ""),
-                "summary": r.get("summary", ""),
-                "rating": float(r.get("rating", 0.0)),
-                "chunk_ids": r.get("chunk_ids", []),
-                "doc_ids": r.get("doc_ids", []),
-            }
+        nodes.append(
+            CommunityNode(
+                id=c["id"],
+                level=c["level"],
+                parent=c["parent"],
+                size=c["size"],
+                title=r.get("title", ""),
+                summary=r.get("summary", ""),
+                rating=float(r.get("rating", 0.0)),
+                chunk_ids=r.get("chunk_ids", []),
+                doc_ids=r.get("doc_ids", []),
+            )
         )
-    store.upsert_nodes("Community", pa.Table.from_pylist(rows, schema=_COMMUNITY_NODE))
+    store.upsert_nodes("Community", to_table(nodes, CommunityNode))
     members = communities["members"]
     store.upsert_edges(
         "IN_COMMUNITY",
@@ -96,21 +98,6 @@ def _write_communities(store: LadybugGraphStore, tables: dict[str, pa.Table]) ->
     )
     children = communities.filter(pc.invert(pc.is_null(communities["parent"])))
     store.upsert_edges("PARENT_OF", pa.table({"from": children["parent"], "to": children["id"]}))
-
-
-_COMMUNITY_NODE = pa.schema(
-    [
-        ("id", pa.string()),
-        ("level", pa.int64()),
-        ("parent", pa.string()),
-        ("size", pa.int64()),
-        ("title", pa.string()),
-        ("summary", pa.string()),
-        ("rating", pa.float64()),
-        ("chunk_ids", pa.list_(pa.string())),
-        ("doc_ids", pa.list_(pa.string())),
-    ]
-)
 
 
 def build_search_indexes(folder: Path, tables: dict[str, pa.Table], exact_below: int) -> None:

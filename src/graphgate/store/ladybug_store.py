@@ -15,35 +15,13 @@ import pyarrow.parquet as pq
 
 from graphgate.errors import GraphgateError
 from graphgate.store.base import Hit, SearchKind, TextIndex, VectorIndex
+from graphgate.types import GRAPH_TABLES
 
-SCHEMA = [
-    "CREATE NODE TABLE IF NOT EXISTS Document(id STRING, title STRING, sha256 STRING, "
-    "version INT64, byte_size INT64, source_path STRING, PRIMARY KEY(id))",
-    "CREATE NODE TABLE IF NOT EXISTS Chunk(id STRING, doc_id STRING, position INT64, text STRING, "
-    "start_char INT64, end_char INT64, n_tokens INT64, PRIMARY KEY(id))",
-    "CREATE NODE TABLE IF NOT EXISTS Entity(id STRING, name STRING, type STRING, "
-    "description STRING, aliases STRING[], mention_count INT64, chunk_ids STRING[], "
-    "doc_ids STRING[], PRIMARY KEY(id))",
-    "CREATE REL TABLE IF NOT EXISTS RELATED(FROM Entity TO Entity, id STRING, predicate STRING, "
-    "kind STRING, weight DOUBLE, description STRING, chunk_ids STRING[], doc_ids STRING[], "
-    "valid_from STRING, valid_to STRING)",
-    "CREATE NODE TABLE IF NOT EXISTS Community(id STRING, level INT64, parent STRING, "
-    "size INT64, title STRING, summary STRING, rating DOUBLE, chunk_ids STRING[], "
-    "doc_ids STRING[], PRIMARY KEY(id))",
-    "CREATE REL TABLE IF NOT EXISTS MENTIONS(FROM Chunk TO Entity)",
-    "CREATE REL TABLE IF NOT EXISTS IN_COMMUNITY(FROM Entity TO Community)",
-    "CREATE REL TABLE IF NOT EXISTS PARENT_OF(FROM Community TO Community)",
-    "CREATE REL TABLE IF NOT EXISTS PART_OF(FROM Chunk TO Document)",
-]
-NODE_LABELS = ("Document", "Chunk", "Entity", "Community")
-REL_TYPES = ("RELATED", "MENTIONS", "PART_OF", "IN_COMMUNITY", "PARENT_OF")
-_ENDS = {
-    "RELATED": ("Entity", "Entity"),
-    "MENTIONS": ("Chunk", "Entity"),
-    "PART_OF": ("Chunk", "Document"),
-    "IN_COMMUNITY": ("Entity", "Community"),
-    "PARENT_OF": ("Community", "Community"),
-}
+# Derived from the records in types.py, the one declaration of every table.
+SCHEMA = [t.ddl() for t in GRAPH_TABLES]
+NODE_LABELS = tuple(t.label for t in GRAPH_TABLES if t.ends is None)
+REL_TYPES = tuple(t.label for t in GRAPH_TABLES if t.ends is not None)
+_ENDS = {t.label: t.ends for t in GRAPH_TABLES if t.ends is not None}
 _UPSERT_BATCH = 2000
 
 
