@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, get_args, get_origin, get_type_hints
+from typing import Any, Literal, TypeVar, get_args, get_origin, get_type_hints
 
 import pyarrow as pa
 
@@ -102,6 +103,35 @@ class Community:
     size: int
 
 
+ClaimKind = Literal["entity", "edge", "chunk", "generated"]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One statement of a community report and what it rests on: an entity's description
+    (``ref`` = entity id), an edge (edge id), a source sentence (chunk id), or a sentence a model
+    wrote (``generated``; ``ref`` = community id, ``chunk_id`` = the member chunk that supports
+    it best). ``chunk_id`` is where a reader can check it."""
+
+    text: str
+    kind: ClaimKind
+    ref: str
+    chunk_id: str | None = None
+
+
+def claims_to_json(claims: Sequence[Claim]) -> str:
+    return json.dumps([dataclasses.asdict(c) for c in claims], ensure_ascii=False)
+
+
+def claims_from_json(text: str) -> list[Claim]:
+    """A report's stored claims (``[]`` for an empty or unreadable field)."""
+    try:
+        rows = json.loads(text or "[]")
+        return [Claim(**row) for row in rows]
+    except (json.JSONDecodeError, TypeError):
+        return []
+
+
 @dataclass(frozen=True)
 class CommunityReport:
     """What a community is about; every claim names the node, edge or chunk it rests on."""
@@ -115,7 +145,7 @@ class CommunityReport:
     rating: float
     chunk_ids: list[str]
     doc_ids: list[str]
-    claims_json: str  # [{"text", "kind": entity|edge|chunk, "ref", "chunk_id"}]
+    claims_json: str  # [Claim] as JSON (claims_to_json / claims_from_json)
 
 
 @dataclass(frozen=True)

@@ -164,7 +164,7 @@ def test_the_summary_gate_judges_the_stored_claims(healthy: Any) -> None:
     first = ctx.reports[0]
     claims = [
         *json.loads(first.claims_json),
-        {"text": "Bob Cratchit owns the moon.", "kind": "edge"},
+        {"text": "Bob Cratchit owns the moon.", "kind": "edge", "ref": "r-1", "chunk_id": None},
     ]
     stored = CommunityReport(**{**first.__dict__, "claims_json": json.dumps(claims)})
     report = _judge(ws, dataclasses.replace(ctx, reports=[stored, *ctx.reports[1:]]), baseline)

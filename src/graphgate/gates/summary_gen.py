@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 from collections import defaultdict
 
 import numpy as np
@@ -13,7 +12,7 @@ from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext
 from graphgate.index.summarize import MemberRelations, relation_sentence
 from graphgate.text import claims_of, content_words
-from graphgate.types import CommunityReport
+from graphgate.types import CommunityReport, claims_from_json
 
 # Sibling groups larger than this are compared on their highest-rated reports only.
 _MAX_SIBLINGS = 200
@@ -22,10 +21,7 @@ _MAX_SIBLINGS = 200
 def report_claims(report: CommunityReport) -> list[str]:
     """The claims the summarizer stored, then any sentence of the summary that is not one of
     them (text added around the claims is judged too, never skipped)."""
-    try:
-        stored = [str(c["text"]) for c in json.loads(report.claims_json or "[]")]
-    except (json.JSONDecodeError, KeyError, TypeError):
-        stored = []
+    stored = [c.text for c in claims_from_json(report.claims_json)]
     known = set(stored)
     return stored + [c for c in claims_of(report.summary) if c not in known]
 

@@ -8,15 +8,23 @@ sentences behind them (chunk claims). Every claim names what it rests on.
 
 from __future__ import annotations
 
-import json
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
 
 from graphgate.config import CommunitySettings
 from graphgate.text import first_sentence, squash, terminated
-from graphgate.types import COOCCURS, Chunk, Community, CommunityReport, Entity, Relationship
+from graphgate.types import (
+    COOCCURS,
+    Chunk,
+    Claim,
+    ClaimKind,
+    Community,
+    CommunityReport,
+    Entity,
+    Relationship,
+    claims_to_json,
+)
 
 
 def relation_sentence(source: str, predicate: str, target: str, weight: float) -> str:
@@ -81,7 +89,7 @@ class CommunitySummarizer:
         central = sorted(community.members, key=lambda m: (-degree[m], -by_id[m].mention_count, m))[
             : s.report_entities
         ]
-        claims: list[dict[str, Any]] = []
+        claims: list[tuple[str, ClaimKind, str, str | None]] = []
         key_entities: list[str] = []
         for eid in central:
             e = by_id[eid]
@@ -92,7 +100,7 @@ class CommunitySummarizer:
                 e.chunk_ids[0] if e.chunk_ids else None,
             )
             if sentence:
-                claims.append({"text": sentence, "kind": "entity", "ref": eid, "chunk_id": source})
+                claims.append((sentence, "entity", eid, source))
         heaviest = sorted(internal, key=lambda r: (r.predicate == COOCCURS, -r.weight, r.id))
         key_relationships: list[str] = []
         for r in heaviest[: s.report_relationships]:
@@ -100,23 +108,15 @@ class CommunitySummarizer:
                 by_id[r.source_id].name, r.predicate, by_id[r.target_id].name, r.weight
             )
             key_relationships.append(text)
-            claims.append(
-                {
-                    "text": text,
-                    "kind": "edge",
-                    "ref": r.id,
-                    "chunk_id": r.chunk_ids[0] if r.chunk_ids else None,
-                }
-            )
-        seen = {c["text"] for c in claims}
+            claims.append((text, "edge", r.id, r.chunk_ids[0] if r.chunk_ids else None))
+        seen = {c[0] for c in claims}
         for r in heaviest[: s.report_sentences]:
             sentence = first_sentence(squash(r.description))
             chunk = next((c for c in r.chunk_ids if sentence in chunk_text.get(c, "")), None)
             if sentence and sentence not in seen and chunk is not None:
                 seen.add(sentence)
-                claims.append({"text": sentence, "kind": "chunk", "ref": chunk, "chunk_id": chunk})
-        for claim in claims:
-            claim["text"] = terminated(claim["text"])
+                claims.append((sentence, "chunk", chunk, chunk))
+        stated = [Claim(terminated(text), kind, ref, cid) for text, kind, ref, cid in claims]
         names = [by_id[e].name for e in central[:3]]
         title = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
         chunk_ids = sorted({c for m in community.members for c in by_id[m].chunk_ids})
@@ -126,11 +126,11 @@ class CommunitySummarizer:
             community_id=community.id,
             level=community.level,
             title=title,
-            summary=" ".join(c["text"] for c in claims),
+            summary=" ".join(c.text for c in stated),
             key_entities=key_entities,
             key_relationships=key_relationships,
             rating=math.log1p(weight + community.size),
             chunk_ids=chunk_ids,
             doc_ids=doc_ids,
-            claims_json=json.dumps(claims, ensure_ascii=False),
+            claims_json=claims_to_json(stated),
         )

@@ -14,7 +14,15 @@ from graphgate.index.summarize import MemberRelations, relation_sentence
 from graphgate.llm.base import LLMError, Request
 from graphgate.llm.client import LLMClient
 from graphgate.text import claims_of, content_words, squash, terminated
-from graphgate.types import Chunk, Community, CommunityReport, Entity, Relationship
+from graphgate.types import (
+    Chunk,
+    Claim,
+    Community,
+    CommunityReport,
+    Entity,
+    Relationship,
+    claims_to_json,
+)
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -87,14 +95,14 @@ class LlmCommunitySummarizer:
             self.failed += 1
             return None
         chunk_ids = sorted({c for m in community.members for c in by_id[m].chunk_ids})
-        claims = []
+        claims: list[Claim] = []
         for sentence in claims_of(squash(summary)):
             text = terminated(sentence)
             claim_words = set(content_words(text))
             best = max(
                 chunk_ids, key=lambda c: (len(claim_words & words.get(c, set())), c), default=None
             )
-            claims.append({"text": text, "kind": "llm", "ref": community.id, "chunk_id": best})
+            claims.append(Claim(text, "generated", community.id, best))
         rating = float(data.get("rating", 0.0) or 0.0)
         key_entities = [
             f"{k.get('name')} ({k.get('role')})"
@@ -105,11 +113,11 @@ class LlmCommunitySummarizer:
             community_id=community.id,
             level=community.level,
             title=title,
-            summary=" ".join(str(c["text"]) for c in claims),
+            summary=" ".join(c.text for c in claims),
             key_entities=key_entities,
             key_relationships=[],
             rating=max(0.0, min(10.0, rating)),
             chunk_ids=chunk_ids,
             doc_ids=sorted({d for m in community.members for d in by_id[m].doc_ids}),
-            claims_json=json.dumps(claims, ensure_ascii=False),
+            claims_json=claims_to_json(claims),
         )

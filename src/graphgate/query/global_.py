@@ -7,7 +7,6 @@ community and the chunk it rests on. Offline, both steps are extractive.
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 
@@ -20,7 +19,7 @@ from graphgate.query.loaded import LoadedIndex
 from graphgate.query.vector import chunk_hit, retrieved_entity
 from graphgate.store.base import GraphStore
 from graphgate.text import content_words
-from graphgate.types import CommunityReport
+from graphgate.types import CommunityReport, claims_from_json
 
 # Map step weights, set by hand on the GraphRAG-Bench slice (README, Measured): keyword matches
 # count half of vector similarity; a report's 0-10 rating adds up to 0.3, so broad questions
@@ -79,14 +78,14 @@ class GlobalRetriever:
         for cid, score in ranked:
             report = store.report(cid)
             points = []
-            for order, claim in enumerate(json.loads(report.claims_json)):
-                overlap = len(words & set(content_words(claim["text"])))
+            for order, claim in enumerate(claims_from_json(report.claims_json)):
+                overlap = len(words & set(content_words(claim.text)))
                 points.append(
                     CommunityPoint(
-                        claim["text"],
-                        claim["kind"],
-                        claim["ref"],
-                        claim.get("chunk_id"),
+                        claim.text,
+                        claim.kind,
+                        claim.ref,
+                        claim.chunk_id,
                         score * (1 + overlap) - _ORDER_PENALTY * order,
                     )
                 )
