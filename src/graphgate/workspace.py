@@ -14,6 +14,7 @@ from graphgate.embed import Embedder, build_embedder
 from graphgate.errors import ConfigError, ExtractionFailedError, GraphgateError, RunStateError
 from graphgate.evaluate.harness import Generator
 from graphgate.evaluate.judge import DeterministicJudge, Judge
+from graphgate.evaluate.records import EvalRecord
 from graphgate.evaluate.run import EvalOutcome
 from graphgate.gates.context import read_gold_triples, write_gold_triples
 from graphgate.gates.runner import GatesReport, run_gates, set_baseline
@@ -272,7 +273,7 @@ class Workspace:
         modes: Sequence[str] | str,
         out_dir: Path | str,
         resume: bool = False,
-        progress: Callable[[dict[str, Any]], None] | None = None,
+        progress: Callable[[EvalRecord], None] | None = None,
     ) -> EvalOutcome:
         """Evaluate the current run's retrieval and answers; the summary is also stored with the
         run, where the Gen gate reads it."""

@@ -108,7 +108,8 @@ def test_eval_modes_are_validated_and_an_empty_evaluation_overwrites_nothing(
         list(summary["modes"]) == ["vector"] and summary["modes"]["vector"]["overall"]["cases"] == 1
     )
     # A summary that scored no mode (as an older version could write) does not crash the gates.
-    (run / "eval_summary.json").write_text(json.dumps({"modes": {}}))
+    empty = {"cases": 0, "modes": {}, "verdicts": {}, "overall_verdict": "PASS", "targets": {}}
+    (run / "eval_summary.json").write_text(json.dumps(empty))
     gates = _invoke(["gates", "-w", str(ws), "--json"])
     gen = next(g for g in json.loads(gates.stdout)["gates"] if g["gate"] == "gen")
     assert gen["verdict"] == "UNMEASURED"

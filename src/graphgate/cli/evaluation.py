@@ -14,6 +14,7 @@ from typer.core import TyperGroup
 from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt, console, errors, shown
 from graphgate.errors import InputError
 from graphgate.evaluate.harness import SUMMARY, read_results
+from graphgate.evaluate.records import EvalRecord, EvalSummary, parse_summary
 from graphgate.evaluate.report import html_report, print_report
 from graphgate.inputs import output_file
 from graphgate.modes import DEFAULT_EVAL_MODES, modes_help, parse_modes
@@ -93,7 +94,7 @@ def report_command(
 
 
 def _show(
-    summary: dict[str, Any], records: list[dict[str, Any]], html: Path | None, json_out: bool
+    summary: EvalSummary, records: list[EvalRecord], html: Path | None, json_out: bool
 ) -> None:
     if json_out:
         print(json.dumps(summary, indent=2, sort_keys=True))
@@ -104,12 +105,13 @@ def _show(
         console(stderr=True).print(f"HTML report: {shown(html)}")
 
 
-def _load_report(folder: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _load_report(folder: Path) -> tuple[EvalSummary, list[EvalRecord]]:
     if not (folder / SUMMARY).exists():
         raise InputError(
             f"no {SUMMARY} in {folder}", "run `graphgate eval TESTSET --out DIR` first"
         )
-    return json.loads((folder / SUMMARY).read_text()), read_results(folder)
+    path = folder / SUMMARY
+    return parse_summary(path.read_text(encoding="utf-8"), str(path)), read_results(folder)
 
 
 def _run(
@@ -119,7 +121,7 @@ def _run(
     out: Path | None,
     resume: Path | None,
     live: bool = True,
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+) -> tuple[EvalSummary, list[EvalRecord]]:
     if out is None and resume is None:
         raise InputError("no output folder", "pass --out DIR (or --resume DIR)")
     if out is not None and resume is not None and out != resume:
@@ -130,7 +132,7 @@ def _run(
     err = console(stderr=True)
     with Workspace(workspace) as ws:
 
-        def show(record: dict[str, Any]) -> None:
+        def show(record: EvalRecord) -> None:
             m = record["metrics"]
             recall = m.get("doc_recall@5")
             err.print(

@@ -18,6 +18,7 @@ from graphgate.config import EvalSettings
 from graphgate.errors import InputError
 from graphgate.evaluate.judge import Judge
 from graphgate.evaluate.metrics import ranked_docs, retrieval_metrics
+from graphgate.evaluate.records import EvalRecord, parse_record
 from graphgate.evaluate.testset import TestCase
 from graphgate.query.base import Answer, RetrievalResult, Retriever
 
@@ -73,7 +74,7 @@ class EvalHarness:
             self._rouge = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=False)
         return float(self._rouge.score(gold, prediction)["rougeL"].fmeasure)
 
-    def evaluate(self, case: TestCase, mode: str) -> dict[str, Any]:
+    def evaluate(self, case: TestCase, mode: str) -> EvalRecord:
         started = time.perf_counter()
         result = self.retrievers[mode].retrieve(case.question, self.settings.top_k)
         retrieved_at = time.perf_counter()
@@ -84,7 +85,7 @@ class EvalHarness:
         metrics |= judgement.as_metrics()
         metrics["rouge_l"] = self._rouge_l(answer.answer, case.answer)
         failure = self._attribute(case, metrics, judgement.correct)
-        return {
+        record: EvalRecord = {
             "case_id": case.id,
             "mode": mode,
             "question_type": case.question_type,
@@ -107,6 +108,7 @@ class EvalHarness:
             },
             "extras": case.extras(),
         }
+        return record
 
     def _attribute(
         self, case: TestCase, metrics: Mapping[str, float | None], correct: bool | None
@@ -134,8 +136,8 @@ class EvalHarness:
         modes: Sequence[str],
         out_dir: Path,
         resume: bool = False,
-        progress: Callable[[dict[str, Any]], None] | None = None,
-    ) -> list[dict[str, Any]]:
+        progress: Callable[[EvalRecord], None] | None = None,
+    ) -> list[EvalRecord]:
         """Stream one line per (case, mode) to ``results.jsonl``; ``resume`` skips done pairs."""
         unknown = [m for m in modes if m not in self.retrievers]
         if unknown:
@@ -190,7 +192,7 @@ class EvalHarness:
         return {(r["case_id"], r["mode"]) for r in _read_lines(results, repair=True)}
 
 
-def _read_lines(path: Path, repair: bool = False) -> list[dict[str, Any]]:
+def _read_lines(path: Path, repair: bool = False) -> list[EvalRecord]:
     """Complete lines only; a line cut short by a killed run is dropped (and, on repair, cut)."""
     if not path.exists():
         return []
@@ -199,15 +201,15 @@ def _read_lines(path: Path, repair: bool = False) -> list[dict[str, Any]]:
     if repair and len(complete) != len(raw):
         path.write_bytes(complete)
     out = []
-    for line in complete.decode("utf-8").splitlines():
+    for number, line in enumerate(complete.decode("utf-8").splitlines(), start=1):
         if line.strip():
-            out.append(json.loads(line))
+            out.append(parse_record(line, f"{path}:{number}"))
     return out
 
 
 def read_results(
     out_dir: Path, cases: Sequence[TestCase] | None = None, modes: Sequence[str] | None = None
-) -> list[dict[str, Any]]:
+) -> list[EvalRecord]:
     """Results in test-set and mode order, whatever order they were written in."""
     records = _read_lines(out_dir / RESULTS)
     if cases is None or modes is None:

@@ -10,6 +10,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from graphgate.evaluate.records import EvalRecord, EvalSummary, GroupStats, MetricStat
+
 HEADLINE = (
     "doc_recall@2",
     "doc_recall@5",
@@ -32,7 +34,7 @@ FAILURES = (
 )
 
 
-def _fmt(stat: dict[str, Any] | None) -> str:
+def _fmt(stat: MetricStat | None) -> str:
     """The mean, with measured/total when some cases could not be measured."""
     if not stat or stat.get("mean") is None:
         return "—"
@@ -61,7 +63,7 @@ def _bar(value: float | None, width: int = 20) -> str:
     return "█" * filled + "░" * (width - filled)
 
 
-def print_report(summary: dict[str, Any], console: Console) -> None:
+def print_report(summary: EvalSummary, console: Console) -> None:
     for mode, data in summary["modes"].items():
         table = Table(title=f"mode {mode}: {data['overall']['cases']} results")
         table.add_column("metric")
@@ -127,7 +129,7 @@ def _svg_bars(items: Sequence[tuple[str, float | None]]) -> str:
     )
 
 
-def html_report(summary: dict[str, Any], records: Sequence[dict[str, Any]], worst: int = 10) -> str:
+def html_report(summary: EvalSummary, records: Sequence[EvalRecord], worst: int = 10) -> str:
     e = html.escape
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'><title>graphgate evaluation</title>",
@@ -152,14 +154,7 @@ def html_report(summary: dict[str, Any], records: Sequence[dict[str, Any]], wors
         parts.append("</table>")
         for metric in ("doc_recall@5", "answer_correctness"):
             parts.append(f"<h3>{metric} by question type</h3>")
-            parts.append(
-                _svg_bars(
-                    [
-                        (t, g["metrics"].get(metric, {}).get("mean"))
-                        for t, g in data["by_type"].items()
-                    ]
-                )
-            )
+            parts.append(_svg_bars([(t, _mean(g, metric)) for t, g in data["by_type"].items()]))
         parts.append("<h3>failure breakdown</h3>")
         total = max(1, data["overall"]["cases"])
         parts.append(
@@ -190,7 +185,7 @@ def html_report(summary: dict[str, Any], records: Sequence[dict[str, Any]], wors
     )
     for r in failing[:worst]:
         parts.append(
-            f"<tr><td>{e(r['case_id'])}</td><td>{e(r['mode'])}</td><td>{e(r['failure'])}</td>"
+            f"<tr><td>{e(r['case_id'])}</td><td>{e(r['mode'])}</td><td>{e(str(r['failure']))}</td>"
             f"<td>{e(r['question'])}</td><td>{e(', '.join(r['retrieved_docs'][:5]))}</td>"
             f"<td>{e(', '.join(r['gold_docs']))}</td>"
             f"<td>{e(', '.join(r['retrieved_entities'][:8]))}</td>"
@@ -216,3 +211,8 @@ def _html_comparison(comparison: dict[str, Any]) -> str:
             parts.append(f"<tr><td>{e(metric)}</td>{''.join(cells)}</tr>")
         parts.append("</table>")
     return "".join(parts)
+
+
+def _mean(group: GroupStats, metric: str) -> float | None:
+    stat = group["metrics"].get(metric)
+    return None if stat is None else stat["mean"]

@@ -10,12 +10,12 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from graphgate.config import EvalSettings
 from graphgate.errors import IndexMissingError, InputError
 from graphgate.evaluate.harness import SUMMARY, EvalHarness, Generator, GoldContext
 from graphgate.evaluate.judge import Judge
+from graphgate.evaluate.records import EvalRecord, EvalSummary
 from graphgate.evaluate.summary import compare, latency_summary, summarize
 from graphgate.evaluate.testset import load_testset
 from graphgate.inputs import output_folder
@@ -26,8 +26,8 @@ from graphgate.query.base import Retriever
 @dataclass(frozen=True)
 class EvalOutcome:
     out_dir: Path
-    records: list[dict[str, Any]]
-    summary: dict[str, Any]
+    records: list[EvalRecord]
+    summary: EvalSummary
 
 
 def check_graph(modes: Sequence[str], run_id: str, entities: int, relationships: int) -> str:
@@ -52,7 +52,7 @@ def run_evaluation(
     out_dir: Path,
     seed: int = 0,
     resume: bool = False,
-    progress: Callable[[dict[str, Any]], None] | None = None,
+    progress: Callable[[EvalRecord], None] | None = None,
 ) -> EvalOutcome:
     modes = list(retrievers)
     cases = load_testset(testset)  # refuses an empty test set

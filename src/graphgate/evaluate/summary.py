@@ -9,6 +9,13 @@ from typing import Any
 import numpy as np
 
 from graphgate.config import EvalSettings
+from graphgate.evaluate.records import (
+    EvalRecord,
+    EvalSummary,
+    GroupStats,
+    MetricStat,
+    ModeSummary,
+)
 
 PASS, WARN, FAIL, UNMEASURED = "PASS", "WARN", "FAIL", "UNMEASURED"
 COMPARED_METRICS = (
@@ -22,11 +29,11 @@ COMPARED_METRICS = (
 )
 
 
-def _group_stats(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def _group_stats(records: Sequence[EvalRecord]) -> GroupStats:
     names = sorted({m for r in records for m in r["metrics"]})
-    metrics: dict[str, Any] = {}
+    metrics: dict[str, MetricStat] = {}
     for name in names:
-        values = [r["metrics"][name] for r in records if r["metrics"].get(name) is not None]
+        values = [v for r in records if (v := r["metrics"].get(name)) is not None]
         metrics[name] = {
             "mean": round(float(np.mean(values)), 6) if values else None,
             "measured": len(values),
@@ -36,7 +43,7 @@ def _group_stats(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {"cases": len(records), "metrics": metrics, "failures": dict(sorted(failures.items()))}
 
 
-def _latency(records: Sequence[dict[str, Any]]) -> dict[str, float]:
+def _latency(records: Sequence[EvalRecord]) -> dict[str, float]:
     totals = [r["latency_ms"]["retrieve"] + r["latency_ms"]["generate"] for r in records]
     if not totals:
         return {}
@@ -54,15 +61,15 @@ def verdict(value: float | None, target: float, band: float) -> str:
     return WARN if value >= target - band else FAIL
 
 
-def summarize(records: Sequence[dict[str, Any]], settings: EvalSettings) -> dict[str, Any]:
+def summarize(records: Sequence[EvalRecord], settings: EvalSettings) -> EvalSummary:
     """Overall and per question type, per mode; never only one aggregate."""
-    by_mode: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_mode: dict[str, list[EvalRecord]] = defaultdict(list)
     for r in records:
         by_mode[r["mode"]].append(r)
-    modes: dict[str, Any] = {}
+    modes: dict[str, ModeSummary] = {}
     verdicts: dict[str, dict[str, str]] = {}
     for mode, rows in by_mode.items():
-        by_type: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        by_type: dict[str, list[EvalRecord]] = defaultdict(list)
         for r in rows:
             by_type[r["question_type"]].append(r)
         overall = _group_stats(rows)
@@ -71,25 +78,29 @@ def summarize(records: Sequence[dict[str, Any]], settings: EvalSettings) -> dict
             "by_type": {t: _group_stats(v) for t, v in sorted(by_type.items())},
         }
         verdicts[mode] = {
-            metric: verdict(
-                overall["metrics"].get(metric, {}).get("mean"), target, settings.warn_band
-            )
+            metric: verdict(_mean(overall, metric), target, settings.warn_band)
             for metric, target in sorted(settings.targets.items())
         }
     seen = {v for per_mode in verdicts.values() for v in per_mode.values()}
     overall_verdict = FAIL if FAIL in seen else WARN if WARN in seen else PASS
-    return {
+    summary: EvalSummary = {
         "cases": len({r["case_id"] for r in records}),
         "modes": modes,
         "verdicts": verdicts,
         "overall_verdict": overall_verdict,
         "targets": settings.targets,
     }
+    return summary
 
 
-def latency_summary(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]:
+def _mean(stats: GroupStats, metric: str) -> float | None:
+    stat = stats["metrics"].get(metric)
+    return None if stat is None else stat["mean"]
+
+
+def latency_summary(records: Sequence[EvalRecord]) -> dict[str, dict[str, float]]:
     """Kept apart from ``summarize`` so a resumed run's summary equals an uninterrupted one."""
-    by_mode: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_mode: dict[str, list[EvalRecord]] = defaultdict(list)
     for r in records:
         by_mode[r["mode"]].append(r)
     return {mode: _latency(rows) for mode, rows in by_mode.items()}
@@ -129,7 +140,7 @@ def _paired(
 
 
 def compare(
-    records: Sequence[dict[str, Any]],
+    records: Sequence[EvalRecord],
     baseline: str,
     samples: int,
     seed: int = 0,

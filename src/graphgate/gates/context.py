@@ -9,6 +9,7 @@ from typing import Any
 
 from graphgate.config import GateSettings
 from graphgate.errors import InputError
+from graphgate.evaluate.records import EvalSummary, parse_summary
 from graphgate.runs import Run
 from graphgate.types import (
     ARTIFACTS,
@@ -36,7 +37,7 @@ class GateContext:
     reports: list[CommunityReport] = field(default_factory=list)
     stability: dict[str, Any] | None = None
     gold_triples: list[Triple] | None = None
-    eval_summary: dict[str, Any] | None = None
+    eval_summary: EvalSummary | None = None
     baseline: GateContext | None = None
     run_id: str = ""
     # The extract stage's report ({} while it has not reported); None when the run's pipeline
@@ -115,7 +116,9 @@ def load_context(run: Run, settings: GateSettings, baseline: Run | None = None) 
         reports=_table(run, "community_reports", CommunityReport),
         stability=stability,
         gold_triples=gold,
-        eval_summary=json.loads(summary_path.read_text()) if summary_path.exists() else None,
+        eval_summary=parse_summary(summary_path.read_text(), str(summary_path))
+        if summary_path.exists()
+        else None,
         run_id=run.run_id,
         extraction=extraction if extracts else None,
     )

@@ -11,6 +11,7 @@ import numpy as np
 from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext
 from graphgate.index.summarize import MemberRelations, relation_sentence
+from graphgate.modes import DEFAULT_MODE
 from graphgate.text import claims_of, content_words
 from graphgate.types import CommunityReport, claims_from_json
 
@@ -138,24 +139,27 @@ class GenGate:
                 dict.fromkeys(keys),
                 {"note": "no evaluation of this run yet (graphgate eval)"},
             )
-        modes = list(summary.get("modes", {}))
+        modes = list(summary["modes"])
         if not modes:
             return GateResult(
                 self.name,
                 dict.fromkeys(keys),
                 {"note": "the latest evaluation of this run scored no mode"},
             )
-        mode = "hybrid" if "hybrid" in modes else modes[0]
+        # The default query mode is what users get: judge it when it was evaluated.
+        mode = DEFAULT_MODE if DEFAULT_MODE in modes else modes[0]
         overall = summary["modes"][mode]["overall"]["metrics"]
 
         def mean(name: str) -> float | None:
-            value = overall.get(name, {}).get("mean")
-            return None if value is None else float(value)
+            stat = overall.get(name)
+            return None if stat is None or stat["mean"] is None else float(stat["mean"])
 
         latency = summary.get("latency_ms", {}).get(mode, {})
         llm = summary.get("llm") or {}
         offline = summary.get("generator") == "extractive" and not llm
         metrics: dict[str, float | None] = {
+            # The gate's names are the methodology's; the harness measures them as grounding
+            # and citation coverage.
             "faithfulness": mean("grounding"),
             "answer_correctness": mean("answer_correctness"),
             "citation_accuracy": mean("citation_coverage"),

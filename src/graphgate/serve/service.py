@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from graphgate.errors import InputError
+from graphgate.evaluate.records import EvalRecord
 from graphgate.inputs import check_top_k, check_unicode
 from graphgate.modes import check_mode, parse_modes
 from graphgate.serve.auth import AccessDenied, Authenticator, Caller
@@ -192,7 +193,7 @@ class Service:
         chosen = parse_modes(modes)
 
         def work(job: Job) -> dict[str, Any]:
-            def count(_: dict[str, Any]) -> None:
+            def count(_: EvalRecord) -> None:
                 job.progress["cases"] = job.progress.get("cases", 0) + 1
 
             with self.query_lock:
