@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from graphgate.errors import IndexMissingError
+from graphgate.types import ARTIFACTS, SCHEMAS
 
 # Every file name of a workspace and of a run folder, in one place (the run layout).
 MANIFEST = "manifest.json"
@@ -138,6 +139,14 @@ class Run:
         tmp = self.artifact_path(name).with_suffix(".parquet.tmp")
         pq.write_table(table, tmp)
         os.replace(tmp, self.artifact_path(name))
+
+    def read_or_empty(self, name: str) -> pa.Table:
+        """The artifact, or an empty table of its schema when no stage of this run wrote it
+        (a vector-only run has no entities; an unknown name gets an empty ``id`` column)."""
+        if self.has_artifact(name):
+            return self.read_artifact(name)
+        cls = ARTIFACTS.get(name)
+        return SCHEMAS[cls].empty_table() if cls else pa.table({"id": pa.array([], pa.string())})
 
     def read_artifact(self, name: str) -> pa.Table:
         path = self.artifact_path(name)

@@ -12,8 +12,6 @@ from graphgate.errors import InputError
 from graphgate.evaluate.records import EvalSummary, parse_summary
 from graphgate.runs import Run
 from graphgate.types import (
-    ARTIFACTS,
-    SCHEMAS,
     Chunk,
     Community,
     CommunityReport,
@@ -82,12 +80,7 @@ def write_gold_triples(path: Path, triples: list[Triple]) -> None:
 
 
 def _table(run: Run, name: str, cls: type[Any]) -> list[Any]:
-    table = (
-        run.read_artifact(name)
-        if run.has_artifact(name)
-        else SCHEMAS[ARTIFACTS[name]].empty_table()
-    )
-    return from_table(table, cls)
+    return from_table(run.read_or_empty(name), cls)
 
 
 def load_context(run: Run, settings: GateSettings, baseline: Run | None = None) -> GateContext:

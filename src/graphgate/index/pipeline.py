@@ -14,7 +14,7 @@ from graphgate.config import Settings
 from graphgate.embed.base import Embedder
 from graphgate.index.extract_base import Extractor
 from graphgate.runs import Run
-from graphgate.types import ARTIFACTS, SCHEMAS, Document
+from graphgate.types import Document
 
 Advance = Callable[[int], None]
 ProgressFactory = Callable[[str, int], Advance]
@@ -76,14 +76,6 @@ class StageReport:
         }
 
 
-def empty_artifact(name: str) -> pa.Table:
-    """An empty table of the artifact's schema, for an optional input no stage has written."""
-    cls = ARTIFACTS.get(name)
-    if cls is None:
-        return pa.table({"id": pa.array([], pa.string())})
-    return SCHEMAS[cls].empty_table()
-
-
 @dataclass(frozen=True)
 class Pipeline:
     name: str
@@ -120,7 +112,7 @@ class Pipeline:
         if name in tables:
             return tables[name]
         if optional and not run.has_artifact(name):
-            return empty_artifact(name)
+            return run.read_or_empty(name)
         table = run.read_artifact(name)
         tables[name] = table
         return table

@@ -23,8 +23,6 @@ from graphgate.store.build import build_search_indexes, open_store, search_index
 from graphgate.store.ladybug_store import LadybugGraphStore
 from graphgate.text import normalise_name
 from graphgate.types import (
-    ARTIFACTS,
-    SCHEMAS,
     Chunk,
     Community,
     CommunityReport,
@@ -163,12 +161,7 @@ def _by_id(row: dict[str, str]) -> str:
 
 def open_embedded_store(run: Run, exact_below: int) -> EmbeddedGraphStore:
     """A run's store for querying (search indexes rebuilt from the artifacts when missing)."""
-    tables = {
-        name: run.read_artifact(name)
-        if run.has_artifact(name)
-        else SCHEMAS[ARTIFACTS[name]].empty_table()
-        for name in (*_TABLES, "documents")
-    }
+    tables = {name: run.read_or_empty(name) for name in (*_TABLES, "documents")}
     for name in _VECTORS:
         if run.has_artifact(name):
             tables[name] = run.read_artifact(name)
