@@ -8,9 +8,12 @@ when a question names it.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from datetime import datetime
+from typing import Any
 
 # -- names ---------------------------------------------------------------------------------
 _CORPORATE = {
@@ -125,3 +128,48 @@ def claims_of(text: str) -> list[str]:
     if current:
         claims.append(" ".join(current))
     return claims
+
+
+# -- a passage's context -------------------------------------------------------------------
+def _date_words(value: str) -> str:
+    """An ISO date as written in text too: "2023-10-07 (October 7, 2023)"."""
+    try:
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return value
+    return f"{when.date().isoformat()} ({when:%B} {when.day}, {when.year})"
+
+
+def context_header(title: str, metadata: Mapping[str, Any], fields: Sequence[str]) -> str:
+    """What a passage is from — its document's title, source, author, date — one line each way
+    a question may name it. Prefixed to the passage where it is embedded and keyword-indexed;
+    citations keep the passage's own character spans."""
+    parts: list[str] = []
+    for name in fields:
+        value = title if name == "title" else metadata.get(name)
+        if value is None or isinstance(value, dict | list) or not str(value).strip():
+            continue
+        text = squash(str(value))
+        parts.append(_date_words(text) if name in _DATE_FIELDS else text)
+    return " · ".join(parts)
+
+
+_DATE_FIELDS = {"published_at", "date", "published", "created_at"}
+
+
+def document_headers(
+    documents: Iterable[Mapping[str, Any]], fields: Sequence[str]
+) -> dict[str, str]:
+    """:func:`context_header` per document id, from rows with ``id``, ``title`` and
+    ``metadata_json`` (the documents artifact)."""
+    return {
+        str(d["id"]): context_header(
+            str(d["title"]), json.loads(d["metadata_json"] or "{}"), fields
+        )
+        for d in documents
+    }
+
+
+def in_context(header: str, passage: str) -> str:
+    """The text embedded and keyword-indexed for a passage: its header line, then the passage."""
+    return f"{header}\n{passage}" if header else passage

@@ -40,7 +40,7 @@ StoreOpener = Callable[[Run, Settings], GraphStore]
 
 
 def open_embedded(run: Run, settings: Settings) -> GraphStore:
-    return open_embedded_store(run, settings.vectors.exact_below)
+    return open_embedded_store(run, settings.vectors.exact_below, settings.chunk.context_fields)
 
 
 LLM_CACHE = "llm_cache.sqlite"

@@ -90,3 +90,21 @@ def test_ramdocs(tmp_path: Path) -> None:
     assert sum(bool(c.conflicting_answers) for c in cases) == 306  # the rest have no wrong answer
     first = cases[0]
     assert first.answer == "3,559 people" and first.conflicting_answers == ["10,000 people"]
+
+
+def test_multihop_rag(tmp_path: Path) -> None:
+    out = CONVERTERS["multihop-rag"](shared_path("multihop", "multihop_rag"), tmp_path)
+    assert (out.documents, out.cases, out.skipped) == (326, 250, 0)
+    cases = load_testset(out.questions)
+    ids = set(_corpus_ids(out.corpus))
+    unanswerable = [c for c in cases if c.question_type == "unanswerable"]
+    assert len(unanswerable) == 31 and all(not c.gold_docs for c in unanswerable)
+    assert all(c.gold_docs and set(c.gold_docs) <= ids for c in cases if c not in unanswerable)
+    assert {c.extras()["source_type"] for c in cases} == {
+        "inference_query",
+        "comparison_query",
+        "temporal_query",
+        "null_query",
+    }
+    first = json.loads(out.corpus.read_text().splitlines()[0])
+    assert {"source", "published_at", "url"} <= set(first["metadata"])

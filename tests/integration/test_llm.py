@@ -99,9 +99,7 @@ def test_cache_makes_a_repeat_free_and_costs_are_counted(
     assert len(model.calls) == 3  # a truncated answer is never cached
 
 
-def _llm_workspace(
-    path: Path, url: str, max_failed_share: float = 0.2, **extra: Any
-) -> Workspace:
+def _llm_workspace(path: Path, url: str, max_failed_share: float = 0.2, **extra: Any) -> Workspace:
     return Workspace(
         path,
         extract={"extractor": "llm", "max_failed_share": max_failed_share},

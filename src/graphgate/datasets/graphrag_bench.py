@@ -28,7 +28,7 @@ def convert_graphrag_bench(path: Path, out_dir: Path) -> ConvertedDataset:
     rows = read_json(questions_file)
     name = questions_file.name.removesuffix("_questions.json")
     text = require(path / f"{name}.txt").read_text(encoding="utf-8")
-    docs = [{"id": name, "title": name, "text": text, "metadata": {"source": "graphrag-bench"}}]
+    docs = [{"id": name, "title": name, "text": text, "metadata": {"dataset": "graphrag-bench"}}]
     cases: list[TestCase] = []
     skipped = 0
     for q in rows:

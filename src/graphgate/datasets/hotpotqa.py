@@ -18,7 +18,7 @@ from graphgate.evaluate.testset import TestCase
 
 
 def _doc(title: str, text: str, source: str) -> dict[str, Any]:
-    return {"id": title, "title": title, "text": text.strip(), "metadata": {"source": source}}
+    return {"id": title, "title": title, "text": text.strip(), "metadata": {"dataset": source}}
 
 
 def _questions_file(path: Path) -> tuple[Path, Path | None]:

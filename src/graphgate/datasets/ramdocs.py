@@ -24,7 +24,7 @@ def convert_ramdocs(path: Path, out_dir: Path) -> ConvertedDataset:
                     "title": doc_id,
                     "text": d["text"],
                     "metadata": {
-                        "source": "ramdocs",
+                        "dataset": "ramdocs",
                         "label": d["type"],
                         "answer": d.get("answer"),
                     },

@@ -25,7 +25,7 @@ def convert_timeqa(path: Path, out_dir: Path) -> ConvertedDataset:
                 "id": doc_id,
                 "title": paras[0] if paras else doc_id,
                 "text": "\n\n".join(paras),
-                "metadata": {"source": "timeqa", "relation": page.get("type")},
+                "metadata": {"dataset": "timeqa", "relation": page.get("type")},
             }
         )
         for n, (question, answers) in enumerate(page["questions"]):

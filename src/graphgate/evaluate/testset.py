@@ -11,8 +11,18 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from graphgate.errors import InputError
 from graphgate.inputs import read_text_file
 
-QuestionType = Literal["single_hop", "multi_hop", "temporal", "contradiction", "global"]
-QUESTION_TYPES: tuple[str, ...] = ("single_hop", "multi_hop", "temporal", "contradiction", "global")
+# unanswerable: the corpus holds no answer (no gold documents); scored on answers, not recall.
+QuestionType = Literal[
+    "single_hop", "multi_hop", "temporal", "contradiction", "global", "unanswerable"
+]
+QUESTION_TYPES: tuple[str, ...] = (
+    "single_hop",
+    "multi_hop",
+    "temporal",
+    "contradiction",
+    "global",
+    "unanswerable",
+)
 
 
 class TestCase(BaseModel):

@@ -16,6 +16,7 @@ from graphgate.index.pipeline import IndexContext, Pipeline, Stage, StageOutput
 from graphgate.index.resolve import EntityResolver
 from graphgate.index.summarize import CommunitySummarizer
 from graphgate.store.build import write_store
+from graphgate.text import document_headers, in_context
 from graphgate.types import (
     Chunk,
     Community,
@@ -120,8 +121,11 @@ def _embed_info(ctx: IndexContext) -> dict[str, Any]:
 
 
 def embed_chunks_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+    """A chunk is embedded in its context (title, source, date: ``chunk.context_fields``)."""
     chunks = from_table(tables["chunks"], Chunk)
-    matrix = _embed(ctx, "embed chunks", [c.text for c in chunks], ctx.settings.embed.max_tokens)
+    headers = document_headers(tables["documents"].to_pylist(), ctx.settings.chunk.context_fields)
+    texts = [in_context(headers.get(c.doc_id, ""), c.text) for c in chunks]
+    matrix = _embed(ctx, "embed chunks", texts, ctx.settings.embed.max_tokens)
     table = vectors_table([c.id for c in chunks], matrix)
     return StageOutput({"chunk_vectors": table}, _embed_info(ctx))
 
@@ -190,7 +194,12 @@ def embed_communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> S
 
 
 def graph_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
-    counts = write_store(ctx.run.store_dir, tables, ctx.settings.vectors.exact_below)
+    counts = write_store(
+        ctx.run.store_dir,
+        tables,
+        ctx.settings.vectors.exact_below,
+        ctx.settings.chunk.context_fields,
+    )
     return StageOutput({}, {"store_counts": counts})
 
 
@@ -205,7 +214,9 @@ _RESOLVE = Stage(
     ("entities", "relationships"),
     resolve_stage,
 )
-_EMBED_CHUNKS = Stage("embed_chunks", ("chunks",), ("chunk_vectors",), embed_chunks_stage)
+_EMBED_CHUNKS = Stage(
+    "embed_chunks", ("chunks", "documents"), ("chunk_vectors",), embed_chunks_stage
+)
 _EMBED_ENTITIES = Stage(
     "embed_entities", ("entities", "chunk_vectors"), ("entity_vectors",), embed_entities_stage
 )

@@ -1,10 +1,12 @@
-"""Hybrid mode: local graph retrieval, entity-page links, and vector retrieval, fused.
+"""Hybrid mode: graph, dense and sparse retrieval fused, with entity-page links.
 
-A document whose title names an entity is that entity's page. When a top passage mentions an
-entity with a page elsewhere, the page is the natural next hop of a multi-hop question (the
-bridge), so hybrid keeps the best local passages, then those linked pages, then the local and
-vector rankings fused by reciprocal rank. Measured on the HotpotQA subset against plain RRF,
-which did not beat vector at recall@5 (README). The nearest community reports come as context.
+Three rankings of chunks — local graph retrieval (entity seeds and the walk), dense similarity
+and BM25 over the chunks in their context (title, source, date) — are fused by reciprocal rank:
+lexical matches carry questions that name sources and dates, the graph carries the entities.
+A document whose title names an entity is that entity's page; when a top local passage mentions
+an entity with a page elsewhere, the page is the natural next hop of a multi-hop question (the
+bridge), so the linked pages come right after the best fused chunk. Corpora without such pages
+simply get the fused ranking. The nearest community reports come as context.
 """
 
 from __future__ import annotations
@@ -64,9 +66,10 @@ class HybridRetriever:
         local = self.local.retrieve_with(question, vector, depth)
         ranked = [c.id for c in local.chunks]
         dense = [cid for cid, _ in idx.store.vector_search("chunk", vector, depth)]
-        fused = [cid for cid, _ in reciprocal_rank_fusion([ranked, dense], s.rrf_k)]
+        sparse = [cid for cid, _ in idx.store.text_search("chunk", question, depth)]
+        fused = [cid for cid, _ in reciprocal_rank_fusion([ranked, dense, sparse], s.rrf_k)]
         links = self.linked_pages(ranked[: s.hybrid_link_sources])[: s.hybrid_links]
-        order = list(dict.fromkeys([*ranked[: s.hybrid_head], *links, *fused]))[:k]
+        order = list(dict.fromkeys([*fused[: s.hybrid_head], *links, *fused]))[:k]
         chunks: list[RetrievedChunk] = [
             chunk_hit(idx.store, cid, 1.0 / (rank + 1)) for rank, cid in enumerate(order)
         ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pyarrow as pa
@@ -10,6 +11,7 @@ import pyarrow.compute as pc
 from graphgate.store.ladybug_store import LadybugGraphStore
 from graphgate.store.text import build_text_index, open_text_index
 from graphgate.store.vectors import build_vector_index, open_vector_index
+from graphgate.text import document_headers, in_context
 from graphgate.types import (
     GRAPH_TABLE,
     CommunityNode,
@@ -33,7 +35,12 @@ def node_table(table: pa.Table, spec: GraphTable) -> pa.Table:
     return table.select(spec.fields()).rename_columns([name for name, _ in spec.columns()])
 
 
-def write_store(folder: Path, tables: dict[str, pa.Table], exact_below: int) -> dict[str, int]:
+def write_store(
+    folder: Path,
+    tables: dict[str, pa.Table],
+    exact_below: int,
+    context_fields: Sequence[str] = (),
+) -> dict[str, int]:
     store = LadybugGraphStore(folder)
     try:
         store.upsert_nodes("Document", node_table(tables["documents"], GRAPH_TABLE["Document"]))
@@ -58,7 +65,7 @@ def write_store(folder: Path, tables: dict[str, pa.Table], exact_below: int) -> 
             "RELATED", edges.rename_columns(["from", "to", *(c for c, _ in related.columns())])
         )
         _write_communities(store, tables)
-        build_search_indexes(folder, tables, exact_below)
+        build_search_indexes(folder, tables, exact_below, context_fields)
         return store.counts()
     finally:
         store.close()
@@ -100,14 +107,23 @@ def _write_communities(store: LadybugGraphStore, tables: dict[str, pa.Table]) ->
     store.upsert_edges("PARENT_OF", pa.table({"from": children["parent"], "to": children["id"]}))
 
 
-def build_search_indexes(folder: Path, tables: dict[str, pa.Table], exact_below: int) -> None:
-    """Vector and keyword indexes beside the graph; also used to rebuild them when missing."""
+def build_search_indexes(
+    folder: Path,
+    tables: dict[str, pa.Table],
+    exact_below: int,
+    context_fields: Sequence[str] = (),
+) -> None:
+    """Vector and keyword indexes beside the graph; also used to rebuild them when missing.
+    Chunks are keyword-indexed in their context, as they were embedded."""
     ids, matrix = vectors_from_table(tables["chunk_vectors"])
     build_vector_index(ids, matrix, folder / "vectors" / "chunk", exact_below)
     chunks = tables["chunks"]
-    build_text_index(
-        chunks["id"].to_pylist(), chunks["text"].to_pylist(), folder / "text" / "chunk"
-    )
+    headers = document_headers(tables["documents"].to_pylist(), context_fields)
+    texts = [
+        in_context(headers.get(doc, ""), text)
+        for doc, text in zip(chunks["doc_id"].to_pylist(), chunks["text"].to_pylist(), strict=True)
+    ]
+    build_text_index(chunks["id"].to_pylist(), texts, folder / "text" / "chunk")
     entities = tables["entities"]
     if "entity_vectors" in tables and tables["entity_vectors"].num_rows:
         ids, matrix = vectors_from_table(tables["entity_vectors"])

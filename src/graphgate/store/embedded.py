@@ -159,7 +159,9 @@ def _by_id(row: dict[str, str]) -> str:
     return row["id"]
 
 
-def open_embedded_store(run: Run, exact_below: int) -> EmbeddedGraphStore:
+def open_embedded_store(
+    run: Run, exact_below: int, context_fields: Sequence[str] = ()
+) -> EmbeddedGraphStore:
     """A run's store for querying (search indexes rebuilt from the artifacts when missing)."""
     tables = {name: run.read_or_empty(name) for name in (*_TABLES, "documents")}
     for name in _VECTORS:
@@ -167,5 +169,5 @@ def open_embedded_store(run: Run, exact_below: int) -> EmbeddedGraphStore:
             tables[name] = run.read_artifact(name)
     folder: Path = run.store_dir
     if not search_indexes_present(folder):
-        build_search_indexes(folder, tables, exact_below)
+        build_search_indexes(folder, tables, exact_below, context_fields)
     return EmbeddedGraphStore(open_store(folder), tables)

@@ -1,0 +1,146 @@
+"""Retrieval against the baselines, on one corpus, in one run.
+
+    .venv/bin/python benchmarks/retrieval.py CORPUS TESTSET [--workspace WS] [--modes ...]
+
+Baselines rank whole documents by their title + text: BM25 (bm25s, Okapi), dense (the
+configured embedder, cosine) and their reciprocal-rank fusion. Each graphgate mode ranks the
+documents of the chunks it retrieves. Printed per question type (the dataset's own type where
+the test set keeps it as ``source_type``) and overall: doc recall@2/5/10, all-gold@5 (every gold
+document in the top 5) and retrieval latency p50/p95. Cases without gold documents
+(unanswerable) are left out of recall. The index is built in WS (or a temporary folder) unless
+WS already has a current run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from graphgate import Workspace
+from graphgate.config import LoadSettings
+from graphgate.evaluate.testset import TestCase, load_testset
+from graphgate.index.load import CorpusLoader
+from graphgate.query.hybrid import reciprocal_rank_fusion
+
+DEPTH = 10
+Ranker = Callable[[str], list[str]]
+
+
+def _recall(ranked: Sequence[str], gold: set[str], k: int) -> float:
+    return len(set(ranked[:k]) & gold) / len(gold)
+
+
+class Baselines:
+    """Document-level BM25, dense and RRF over title + text."""
+
+    def __init__(self, ws: Workspace, corpus: Path) -> None:
+        import bm25s
+
+        docs = CorpusLoader(LoadSettings()).load(corpus).documents
+        self.ids = [d.id for d in docs]
+        texts = [f"{d.title}\n{d.text}" for d in docs]
+        self.bm25 = bm25s.BM25()
+        self.bm25.index(
+            bm25s.tokenize(texts, stopwords="en", show_progress=False), show_progress=False
+        )
+        self.embedder = ws.embedder
+        parts = [self.embedder.embed(texts[i : i + 64]) for i in range(0, len(texts), 64)]
+        self.matrix = np.vstack(parts)
+
+    def bm25_rank(self, question: str) -> list[str]:
+        import bm25s
+
+        tokens = bm25s.tokenize([question], stopwords="en", show_progress=False)
+        k = min(DEPTH * 2, len(self.ids))
+        docs, scores = self.bm25.retrieve(tokens, k=k, show_progress=False)
+        return [self.ids[int(d)] for d, s in zip(docs[0], scores[0], strict=True) if s > 0]
+
+    def dense_rank(self, question: str) -> list[str]:
+        scores = self.matrix @ self.embedder.embed([question])[0]
+        order = np.argsort(-scores, kind="stable")[: DEPTH * 2]
+        return [self.ids[int(i)] for i in order]
+
+    def rrf_rank(self, question: str) -> list[str]:
+        fused = reciprocal_rank_fusion([self.bm25_rank(question), self.dense_rank(question)], 60)
+        return [doc for doc, _ in fused]
+
+
+def mode_ranker(ws: Workspace, mode: str) -> Ranker:
+    retriever = ws.retriever(mode)
+
+    def rank(question: str) -> list[str]:
+        result = retriever.retrieve(question, DEPTH * 2)
+        return list(dict.fromkeys(c.doc_id for c in result.chunks))
+
+    return rank
+
+
+def measure(rankers: dict[str, Ranker], cases: Sequence[TestCase]) -> None:
+    rows: dict[tuple[str, str], list[tuple[float, float, float, float]]] = defaultdict(list)
+    latency: dict[str, list[float]] = defaultdict(list)
+    for case in cases:
+        gold = set(case.gold_docs)
+        kind = str(case.extras().get("source_type") or case.question_type)
+        for name, rank in rankers.items():
+            started = time.perf_counter()
+            ranked = rank(case.question)
+            latency[name].append((time.perf_counter() - started) * 1000)
+            if not gold:
+                continue
+            scores = (
+                _recall(ranked, gold, 2),
+                _recall(ranked, gold, 5),
+                _recall(ranked, gold, 10),
+                float(gold <= set(ranked[:5])),
+            )
+            rows[(kind, name)].append(scores)
+            rows[("all", name)].append(scores)
+    kinds = [*sorted({k for k, _ in rows} - {"all"}), "all"]
+    print("| type (n) | method | recall@2 | recall@5 | recall@10 | all-gold@5 | p50 ms | p95 ms |")
+    print("|---|---|---|---|---|---|---|---|")
+    for kind in kinds:
+        for name in rankers:
+            values = np.asarray(rows[(kind, name)])
+            if not len(values):
+                continue
+            r2, r5, r10, allgold = values.mean(axis=0)
+            p50, p95 = np.percentile(latency[name], [50, 95])
+            print(
+                f"| {kind} ({len(values)}) | {name} | {r2:.3f} | {r5:.3f} | {r10:.3f} | "
+                f"{allgold:.3f} | {p50:.1f} | {p95:.1f} |"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("corpus", type=Path)
+    parser.add_argument("testset", type=Path)
+    parser.add_argument("--workspace", type=Path)
+    parser.add_argument("--modes", default="vector,local,graph,hybrid")
+    args = parser.parse_args()
+    folder = args.workspace or Path(tempfile.mkdtemp(prefix="gg-retrieval-"))
+    with Workspace(folder) as ws:
+        if ws.runs.current_id() is None:
+            started = time.perf_counter()
+            ws.index(args.corpus)
+            print(f"indexed {args.corpus} in {time.perf_counter() - started:.1f} s\n")
+        cases = load_testset(args.testset)
+        baselines = Baselines(ws, args.corpus)
+        rankers: dict[str, Ranker] = {
+            "BM25": baselines.bm25_rank,
+            "dense": baselines.dense_rank,
+            "RRF(BM25, dense)": baselines.rrf_rank,
+        }
+        for mode in args.modes.split(","):
+            rankers[f"graphgate {mode}"] = mode_ranker(ws, mode)
+        measure(rankers, cases)
+
+
+if __name__ == "__main__":
+    main()

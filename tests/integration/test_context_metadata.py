@@ -1,0 +1,56 @@
+"""Chunks are embedded and keyword-indexed with their document's title, source and date, so a
+question that names a source reaches it; citations still point at the passage's own text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from graphgate import Workspace
+from graphgate.text import context_header
+
+ARTICLES = [
+    {
+        "id": "verge-1",
+        "title": "Chip makers report record quarter",
+        "text": "Nvidia said demand for its accelerators doubled in the last quarter.",
+        "metadata": {"source": "The Verge", "published_at": "2023-10-07T10:00:00+00:00"},
+    },
+    {
+        "id": "tc-1",
+        "title": "Chip makers report record quarter",
+        "text": "Nvidia said demand for its accelerators doubled in the last quarter.",
+        "metadata": {"source": "TechCrunch", "published_at": "2023-11-02T10:00:00+00:00"},
+    },
+    {
+        "id": "age-1",
+        "title": "Chip makers report record quarter",
+        "text": "Nvidia said demand for its accelerators doubled in the last quarter.",
+        "metadata": {"source": "The Age", "published_at": "2023-09-12T10:00:00+00:00"},
+    },
+]
+
+
+def test_the_header_names_title_source_and_date_as_text_does() -> None:
+    header = context_header(
+        "A headline",
+        {"source": "TechCrunch", "published_at": "2023-10-07T05:26:05+00:00", "label": "x"},
+        ["title", "source", "author", "published_at"],
+    )
+    assert header == "A headline · TechCrunch · 2023-10-07 (October 7, 2023)"
+
+
+def test_a_question_naming_a_source_or_date_reaches_it(tmp_path: Path) -> None:
+    corpus = tmp_path / "news.jsonl"
+    corpus.write_text("".join(json.dumps(a) + "\n" for a in ARTICLES))
+    with Workspace(tmp_path / "ws") as ws:
+        ws.index(corpus, pipeline="vector")
+        for mode in ("vector",):
+            top = ws.query("What did TechCrunch report about Nvidia?", mode=mode, top_k=1)
+            assert top.citations[0].doc_id == "tc-1", mode
+            dated = ws.query("Which report was published on September 12, 2023?", mode=mode)
+            assert dated.citations[0].doc_id == "age-1", mode
+        # The citation is the passage itself, at its exact place in the document.
+        citation = top.citations[0]
+        assert citation.text == ARTICLES[1]["text"][citation.start : citation.end]
+        assert "TechCrunch" not in citation.text
