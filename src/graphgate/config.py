@@ -125,6 +125,10 @@ class EmbedSettings(BaseModel):
     entity_max_tokens: int = Field(32, ge=8)
     # Report title + first claims: 64 measured 2x faster than 128 for the same global recall.
     report_max_tokens: int = Field(64, ge=8)
+    # Community vectors: "claims" averages the vectors of the chunks a report's claims rest on
+    # (no model call; GraphRAG-Bench global key-fact coverage 0.195 vs 0.170 embedded, entity
+    # recall 0.222 vs 0.173); "embed" embeds the report's title and first claims.
+    community_vectors: Literal["claims", "embed"] = "claims"
     threads: int = Field(2, ge=1)
     timeout_s: float = 60.0
 
@@ -161,6 +165,9 @@ class QuerySettings(BaseModel):
     hybrid_head: int = Field(1, ge=0)
     hybrid_links: int = Field(2, ge=0)
     hybrid_link_sources: int = Field(3, ge=1)
+    # Metadata a question may name (a source, an author): hybrid puts the best chunk of each
+    # named value's documents right after its head. MultiHop-RAG doc recall@5 0.799 -> 0.832.
+    cover_fields: list[str] = Field(default_factory=lambda: ["source", "author"])
     rrf_k: int = Field(60, ge=1)
     hybrid_communities: int = Field(2, ge=0)
 

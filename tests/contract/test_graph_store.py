@@ -102,6 +102,11 @@ def test_chunks_their_entities_and_entity_pages(store: GraphStore) -> None:
     assert store.entity_pages("nobody") == []
 
 
+def test_documents_by_metadata(store: GraphStore) -> None:
+    # The small corpus is a folder of files: their metadata is empty.
+    assert store.documents_by("source") == {}
+
+
 def test_communities_and_reports(store: GraphStore) -> None:
     communities = store.communities()
     assert communities

@@ -44,8 +44,8 @@ def test_a_question_naming_a_source_or_date_reaches_it(tmp_path: Path) -> None:
     corpus = tmp_path / "news.jsonl"
     corpus.write_text("".join(json.dumps(a) + "\n" for a in ARTICLES))
     with Workspace(tmp_path / "ws") as ws:
-        ws.index(corpus, pipeline="vector")
-        for mode in ("vector",):
+        ws.index(corpus)
+        for mode in ("vector", "hybrid"):
             top = ws.query("What did TechCrunch report about Nvidia?", mode=mode, top_k=1)
             assert top.citations[0].doc_id == "tc-1", mode
             dated = ws.query("Which report was published on September 12, 2023?", mode=mode)
@@ -54,3 +54,46 @@ def test_a_question_naming_a_source_or_date_reaches_it(tmp_path: Path) -> None:
         citation = top.citations[0]
         assert citation.text == ARTICLES[1]["text"][citation.start : citation.end]
         assert "TechCrunch" not in citation.text
+
+
+STRONG = "Nvidia said demand for its AI accelerators doubled in the third quarter of 2023."
+COVERAGE = [
+    *(
+        {
+            "id": f"wire-{n}",
+            "title": "Nvidia demand doubles",
+            "text": STRONG,
+            "metadata": {"source": f"Wire {n}"},
+        }
+        for n in range(4)
+    ),
+    {
+        "id": "tc-1",
+        "title": "Chips",
+        "text": "Analysts saw chip orders rise.",
+        "metadata": {"source": "TechCrunch"},
+    },
+    {
+        "id": "age-1",
+        "title": "Markets",
+        "text": "Shares of chip makers climbed on Monday.",
+        "metadata": {"source": "The Age"},
+    },
+]
+
+
+def test_hybrid_covers_every_source_the_question_names(tmp_path: Path) -> None:
+    corpus = tmp_path / "news.jsonl"
+    corpus.write_text("".join(json.dumps(a) + "\n" for a in COVERAGE))
+    question = "Did The Age and TechCrunch report that Nvidia's AI accelerator demand doubled?"
+    tops = {}
+    for fields in (["source", "author"], []):
+        with Workspace(tmp_path / "ws", query={"cover_fields": fields}) as ws:
+            if ws.runs.current_id() is None:
+                ws.index(corpus)
+            if fields:
+                assert ws.loaded().store.documents_by("source")["TechCrunch"] == ["tc-1"]
+            chunks = ws.query(question, mode="hybrid", top_k=3).retrieval.chunks
+            tops[bool(fields)] = [c.doc_id for c in chunks]
+    assert {"age-1", "tc-1"} <= set(tops[True]), tops
+    assert not {"age-1", "tc-1"} <= set(tops[False]), tops  # what coverage adds

@@ -1,16 +1,18 @@
-"""Hybrid mode: graph, dense and sparse retrieval fused, with entity-page links.
+"""Hybrid mode: graph, dense and sparse retrieval fused, then what the question names.
 
 Three rankings of chunks — local graph retrieval (entity seeds and the walk), dense similarity
 and BM25 over the chunks in their context (title, source, date) — are fused by reciprocal rank:
 lexical matches carry questions that name sources and dates, the graph carries the entities.
-A document whose title names an entity is that entity's page; when a top local passage mentions
-an entity with a page elsewhere, the page is the natural next hop of a multi-hop question (the
-bridge), so the linked pages come right after the best fused chunk. Corpora without such pages
+After the best fused chunk come, in order: the pages of the entities the question names (a
+document whose title names an entity is its page); the pages of entities the top local
+passages mention (the bridge of a multi-hop question); and the best chunk of each source or
+author the question names (``query.cover_fields``). Corpora without pages or such metadata
 simply get the fused ranking. The nearest community reports come as context.
 """
 
 from __future__ import annotations
 
+import re
 import time
 
 from graphgate.config import QuerySettings
@@ -55,6 +57,52 @@ class HybridRetriever:
                             out.append(first)
         return out
 
+    def named_pages(self, question: str) -> list[str]:
+        """First chunks of the pages of the entities the question names ("Which is older, X or
+        Y?" names both pages)."""
+        store = self.index.store
+        out: list[str] = []
+        for eid in self.local.named_entities(question):
+            entity = store.entity(eid)
+            for name in [entity.name, *entity.aliases]:
+                for doc in store.entity_pages(name):
+                    first = store.first_chunk(doc)
+                    if first is not None and first not in out:
+                        out.append(first)
+        return out
+
+    def named_values(self, question: str) -> list[list[str]]:
+        """Per metadata value the question names verbatim (``query.cover_fields``; longest
+        first, then in the order the question names them), the documents that carry it."""
+        store = self.index.store
+        found: list[tuple[int, list[str]]] = []
+        taken: list[tuple[int, int]] = []
+        values = [
+            (value, docs)
+            for field in self.settings.cover_fields
+            for value, docs in store.documents_by(field).items()
+        ]
+        for value, docs in sorted(values, key=lambda v: -len(v[0])):
+            match = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", question, flags=re.IGNORECASE)
+            if match is None or any(a < match.end() and match.start() < b for a, b in taken):
+                continue
+            taken.append(match.span())
+            found.append((match.start(), docs))
+        return [docs for _, docs in sorted(found, key=lambda f: f[0])]
+
+    def covering(self, question: str, fused: list[str]) -> list[str]:
+        """The best fused chunk from each named value's documents."""
+        store = self.index.store
+        out: list[str] = []
+        for docs in self.named_values(question):
+            wanted = set(docs)
+            best = next(
+                (c for c in fused if store.chunk(c).doc_id in wanted and c not in out), None
+            )
+            if best is not None:
+                out.append(best)
+        return out
+
     def retrieve(self, question: str, top_k: int | None = None) -> RetrievalResult:
         s = self.settings
         idx = self.index
@@ -69,7 +117,10 @@ class HybridRetriever:
         sparse = [cid for cid, _ in idx.store.text_search("chunk", question, depth)]
         fused = [cid for cid, _ in reciprocal_rank_fusion([ranked, dense, sparse], s.rrf_k)]
         links = self.linked_pages(ranked[: s.hybrid_link_sources])[: s.hybrid_links]
-        order = list(dict.fromkeys([*fused[: s.hybrid_head], *links, *fused]))[:k]
+        covered = self.covering(question, fused) if s.cover_fields else []
+        pages = self.named_pages(question)[: s.hybrid_links]
+        head = fused[: s.hybrid_head]
+        order = list(dict.fromkeys([*head, *pages, *links, *covered, *fused]))[:k]
         chunks: list[RetrievedChunk] = [
             chunk_hit(idx.store, cid, 1.0 / (rank + 1)) for rank, cid in enumerate(order)
         ]

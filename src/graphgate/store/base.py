@@ -87,6 +87,10 @@ class GraphStore(Protocol):
 
     def first_chunk(self, doc_id: str) -> str | None: ...
 
+    def documents_by(self, field: str) -> dict[str, list[str]]:
+        """Document ids by the value of one metadata field (string values only), by id."""
+        ...
+
     # -- communities ---------------------------------------------------------------------------
     def community(self, community_id: str) -> Community: ...
 

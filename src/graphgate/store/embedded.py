@@ -8,6 +8,7 @@ on a laptop. A server backend answers the same calls with queries instead.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Collection, Sequence
 from pathlib import Path
@@ -66,6 +67,11 @@ class EmbeddedGraphStore:
             key = normalise_name(doc["title"])
             if key:
                 self._pages[key].append(doc["id"])
+        self._metadata = {
+            doc["id"]: json.loads(doc["metadata_json"] or "{}")
+            for doc in tables["documents"].select(["id", "metadata_json"]).to_pylist()
+        }
+        self._by_field: dict[str, dict[str, list[str]]] = {}
         self._first_chunk: dict[str, str] = {}
         for chunk in sorted(self._chunks.values(), key=lambda c: (c.doc_id, c.index)):
             self._first_chunk.setdefault(chunk.doc_id, chunk.id)
@@ -121,6 +127,16 @@ class EmbeddedGraphStore:
 
     def first_chunk(self, doc_id: str) -> str | None:
         return self._first_chunk.get(doc_id)
+
+    def documents_by(self, field: str) -> dict[str, list[str]]:
+        if field not in self._by_field:
+            found: dict[str, list[str]] = defaultdict(list)
+            for doc_id in sorted(self._metadata):
+                value = self._metadata[doc_id].get(field)
+                if isinstance(value, str) and value.strip():
+                    found[value.strip()].append(doc_id)
+            self._by_field[field] = dict(found)
+        return self._by_field[field]
 
     # -- communities ---------------------------------------------------------------------------
     def community(self, community_id: str) -> Community:
