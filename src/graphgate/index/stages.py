@@ -141,10 +141,22 @@ def embed_entities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> Stag
     entities = from_table(tables["entities"], Entity)
     ids, matrix = vectors_from_table(tables["chunk_vectors"])
     row = {cid: i for i, cid in enumerate(ids)}
-    names = _embed(
-        ctx, "embed entities", [e.name for e in entities], ctx.settings.embed.entity_max_tokens
-    )
     dim = ctx.embedder.dimension
+    # Names are embedded for entities seen in more than ``embed.entity_name_min_chunks`` - 1
+    # chunks (or with aliases); the rest keep their passage's vector alone.
+    named = [
+        i
+        for i, e in enumerate(entities)
+        if e.aliases or len(e.chunk_ids) >= ctx.settings.embed.entity_name_min_chunks
+    ]
+    names = np.zeros((len(entities), dim), dtype=np.float32)
+    if named:
+        names[named] = _embed(
+            ctx,
+            "embed entities",
+            [entities[i].name for i in named],
+            ctx.settings.embed.entity_max_tokens,
+        )
     combined = np.zeros((len(entities), dim), dtype=np.float32)
     for i, e in enumerate(entities):
         context = mean_direction([matrix[row[c]] for c in e.chunk_ids if c in row], dim)
