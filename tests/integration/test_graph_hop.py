@@ -34,3 +34,42 @@ def test_the_graph_reaches_the_second_hop(tmp_path: Path) -> None:
         }
     assert "b" not in top["vector"], top  # text similarity alone misses the second hop
     assert "b" in top["local"] and "b" in top["graph"], top
+
+
+PAGES = [
+    (
+        "silent-orchard",
+        "The Silent Orchard",
+        "A novel Anna Berg wrote in 1931 about apple growers in Norway.",
+    ),
+    (
+        "quiet-harbor",
+        "Quiet Harbor",
+        "A novel Olaf Lund wrote in 1948 about a fishing village in Sweden.",
+    ),
+    *(
+        (
+            f"d{n}",
+            f"Readers on The Silent Orchard and Quiet Harbor, part {n}",
+            f"Which is older, The Silent Orchard or Quiet Harbor? Readers of Anna Berg argue {n}.",
+        )
+        for n in range(5)
+    ),
+]
+QUESTION_PAGES = "Which is older, The Silent Orchard or Quiet Harbor?"
+
+
+def test_hybrid_puts_the_pages_a_question_names_first(tmp_path: Path) -> None:
+    corpus = tmp_path / "pages.jsonl"
+    corpus.write_text(
+        "".join(json.dumps({"id": i, "title": t, "text": x}) + "\n" for i, t, x in PAGES)
+    )
+    with Workspace(tmp_path / "ws") as ws:
+        ws.index(corpus)
+        chunks = ws.query(QUESTION_PAGES, top_k=3)
+    top = [c.doc_id for c in chunks.retrieval.chunks]
+    assert {"silent-orchard", "quiet-harbor"} <= set(top), top
+    # Text similarity alone prefers the reviews that quote the question.
+    with Workspace(tmp_path / "ws", query={"hybrid_links": 0}) as ws:
+        plain = ws.query(QUESTION_PAGES, top_k=3)
+    assert not {"silent-orchard", "quiet-harbor"} <= {c.doc_id for c in plain.retrieval.chunks}

@@ -21,6 +21,10 @@ from graphgate.query.loaded import LoadedIndex
 from graphgate.query.local import LocalRetriever
 from graphgate.query.vector import chunk_hit
 
+_WORD = re.compile(r"\w+(?:['’]\w+)*")
+# Longest document title looked up in a question, in words (HotpotQA titles have up to ~8).
+_MAX_TITLE_WORDS = 8
+
 # Both rankings are fused over at least this many chunks, so a passage ranked just below k in
 # one list can still rise (2k, at least 20: by hand; the README's HotpotQA numbers use it).
 _MIN_FUSION_DEPTH = 20
@@ -58,17 +62,34 @@ class HybridRetriever:
         return out
 
     def named_pages(self, question: str) -> list[str]:
-        """First chunks of the pages of the entities the question names ("Which is older, X or
-        Y?" names both pages)."""
+        """First chunks of the pages the question names: documents whose title it contains
+        (longest first), then the pages of the entities it names ("Which is older, X or Y?"
+        names both pages)."""
         store = self.index.store
         out: list[str] = []
+
+        def add(docs: list[str]) -> None:
+            for doc in docs:
+                first = store.first_chunk(doc)
+                if first is not None and first not in out:
+                    out.append(first)
+
+        tokens = _WORD.findall(question)
+        spans: list[tuple[int, int]] = []
+        for n in range(min(_MAX_TITLE_WORDS, len(tokens)), 0, -1):
+            for i in range(len(tokens) - n + 1):
+                if n == 1 and not tokens[i][:1].isupper():
+                    continue
+                if any(a <= i and i + n <= b for a, b in spans):
+                    continue
+                docs = store.entity_pages(" ".join(tokens[i : i + n]))
+                if docs:
+                    spans.append((i, i + n))
+                    add(docs)
         for eid in self.local.named_entities(question):
             entity = store.entity(eid)
             for name in [entity.name, *entity.aliases]:
-                for doc in store.entity_pages(name):
-                    first = store.first_chunk(doc)
-                    if first is not None and first not in out:
-                        out.append(first)
+                add(store.entity_pages(name))
         return out
 
     def named_values(self, question: str) -> list[list[str]]:
