@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -46,6 +46,26 @@ def normalise_name(name: str) -> str:
     while len(tokens) > 1 and tokens[-1] in _CORPORATE:
         tokens = tokens[:-1]
     return " ".join(tokens)
+
+
+_NAME_WORD = re.compile(r"\w+(?:['’]\w+)*")
+
+
+def names_in(question: str, lookup: Callable[[str], list[str]], max_words: int) -> list[str]:
+    """What ``lookup`` finds for the names a question contains, in question order: the longest
+    match only ("North Carolina", not also "North"), a one-word name only where capitalised."""
+    tokens = _NAME_WORD.findall(question)
+    spans: list[tuple[int, int, list[str]]] = []
+    for n in range(min(max_words, len(tokens)), 0, -1):
+        for i in range(len(tokens) - n + 1):
+            if n == 1 and not tokens[i][:1].isupper():
+                continue
+            if any(a <= i and i + n <= b for a, b, _ in spans):
+                continue
+            found = lookup(" ".join(tokens[i : i + n]))
+            if found:
+                spans.append((i, i + n, found))
+    return [item for _, _, found in sorted(spans) for item in found]
 
 
 # -- words ---------------------------------------------------------------------------------

@@ -21,13 +21,18 @@ DOCS = [
 QUESTION = "Where is the company that Alice Smith founded headquartered?"
 
 
-def test_the_graph_reaches_the_second_hop(tmp_path: Path) -> None:
+def _index(tmp_path: Path, docs: list[tuple[str, str, str]]) -> Path:
     corpus = tmp_path / "c.jsonl"
     corpus.write_text(
-        "".join(json.dumps({"id": i, "title": t, "text": x}) + "\n" for i, t, x in DOCS)
+        "".join(json.dumps({"id": i, "title": t, "text": x}) + "\n" for i, t, x in docs)
     )
     with Workspace(tmp_path / "ws") as ws:
         ws.index(corpus)
+    return tmp_path / "ws"
+
+
+def test_the_graph_reaches_the_second_hop(tmp_path: Path) -> None:
+    with Workspace(_index(tmp_path, DOCS)) as ws:
         top = {
             mode: [c.doc_id for c in ws.retriever(mode).retrieve(QUESTION, 3).chunks]
             for mode in ("vector", "local", "graph")
@@ -60,12 +65,7 @@ QUESTION_PAGES = "Which is older, The Silent Orchard or Quiet Harbor?"
 
 
 def test_hybrid_puts_the_pages_a_question_names_first(tmp_path: Path) -> None:
-    corpus = tmp_path / "pages.jsonl"
-    corpus.write_text(
-        "".join(json.dumps({"id": i, "title": t, "text": x}) + "\n" for i, t, x in PAGES)
-    )
-    with Workspace(tmp_path / "ws") as ws:
-        ws.index(corpus)
+    with Workspace(_index(tmp_path, PAGES)) as ws:
         chunks = ws.query(QUESTION_PAGES, top_k=3)
     top = [c.doc_id for c in chunks.retrieval.chunks]
     assert {"silent-orchard", "quiet-harbor"} <= set(top), top

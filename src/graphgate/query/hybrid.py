@@ -20,8 +20,8 @@ from graphgate.query.base import RetrievalResult, RetrievedChunk, RetrievedCommu
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.local import LocalRetriever
 from graphgate.query.vector import chunk_hit
+from graphgate.text import names_in
 
-_WORD = re.compile(r"\w+(?:['’]\w+)*")
 # Longest document title looked up in a question, in words (HotpotQA titles have up to ~8).
 _MAX_TITLE_WORDS = 8
 
@@ -66,31 +66,13 @@ class HybridRetriever:
         (longest first), then the pages of the entities it names ("Which is older, X or Y?"
         names both pages)."""
         store = self.index.store
-        out: list[str] = []
-
-        def add(docs: list[str]) -> None:
-            for doc in docs:
-                first = store.first_chunk(doc)
-                if first is not None and first not in out:
-                    out.append(first)
-
-        tokens = _WORD.findall(question)
-        spans: list[tuple[int, int]] = []
-        for n in range(min(_MAX_TITLE_WORDS, len(tokens)), 0, -1):
-            for i in range(len(tokens) - n + 1):
-                if n == 1 and not tokens[i][:1].isupper():
-                    continue
-                if any(a <= i and i + n <= b for a, b in spans):
-                    continue
-                docs = store.entity_pages(" ".join(tokens[i : i + n]))
-                if docs:
-                    spans.append((i, i + n))
-                    add(docs)
+        docs = names_in(question, store.entity_pages, _MAX_TITLE_WORDS)
         for eid in self.local.named_entities(question):
             entity = store.entity(eid)
             for name in [entity.name, *entity.aliases]:
-                add(store.entity_pages(name))
-        return out
+                docs += store.entity_pages(name)
+        firsts = (store.first_chunk(doc) for doc in docs)
+        return list(dict.fromkeys(c for c in firsts if c is not None))
 
     def named_values(self, question: str) -> list[list[str]]:
         """Per metadata value the question names verbatim (``query.cover_fields``; longest

@@ -8,7 +8,6 @@ mass of the entities it mentions, with its similarity to the question as a tie-b
 from __future__ import annotations
 
 import math
-import re
 import time
 
 import numpy as np
@@ -18,8 +17,8 @@ from graphgate.config import QuerySettings
 from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.vector import chunk_hit, retrieved_edge, retrieved_entity
+from graphgate.text import names_in
 
-_WORD = re.compile(r"\w+(?:['’]\w+)*")
 # Longest entity name looked up in a question, in words (longer names are rare; not measured).
 _MAX_NGRAM = 6
 # Co-occurrence says less than a parsed verb relation; this keeps facts ahead of mere company.
@@ -51,18 +50,7 @@ class LocalRetriever:
     def named_entities(self, question: str) -> list[str]:
         """Entities named in the question: the longest name matches only ("North Carolina",
         not also "North"), and a one-word name only where the question capitalises it."""
-        tokens = _WORD.findall(question)
-        spans: list[tuple[int, int, list[str]]] = []
-        for n in range(min(_MAX_NGRAM, len(tokens)), 0, -1):
-            for i in range(len(tokens) - n + 1):
-                if n == 1 and not tokens[i][:1].isupper():
-                    continue
-                if any(a <= i and i + n <= b for a, b, _ in spans):
-                    continue
-                ids = self.index.store.entity_ids_named(" ".join(tokens[i : i + n]))
-                if ids:
-                    spans.append((i, i + n, ids))
-        return [eid for _, _, ids in sorted(spans) for eid in ids]
+        return names_in(question, self.index.store.entity_ids_named, _MAX_NGRAM)
 
     def seeds(self, question: str, vector: npt.NDArray[np.float32] | None) -> dict[str, float]:
         """Entities the question names; only when it names none, the nearest entity vectors

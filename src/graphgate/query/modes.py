@@ -28,7 +28,7 @@ RETRIEVERS: dict[str, RetrieverFactory] = {
 def build_retriever(mode: str, index: LoadedIndex, settings: QuerySettings) -> Retriever:
     """The retriever of ``mode`` over ``index``, or an error naming what the run lacks."""
     check_mode(mode)
-    if mode in GRAPH_MODES and not index.store.entities():
+    if mode in GRAPH_MODES and not len(index.projection):
         raise GraphgateError(
             f"run {index.run.run_id} has no entities, so {mode} mode has nothing to walk",
             "index with the graph pipeline, or query with --mode vector",
