@@ -85,6 +85,7 @@ class Service:
 
     # -- reads -------------------------------------------------------------------------------
     def query(self, question: str, mode: str | None, top_k: int | None) -> dict[str, Any]:
+        # The workspace checks these too; here a bad request is refused before it queues.
         check_unicode(question, "the question")
         check_mode(mode)
         check_top_k(top_k)
