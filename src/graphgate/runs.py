@@ -191,7 +191,10 @@ class RunRegistry:
         return self.workspace / BASELINE
 
     def create(self) -> Run:
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        # Milliseconds in the id: runs sort in creation order even within one second
+        # (pruning keeps "the newest" by this order).
+        now = time.time()
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now)) + f"{int(now * 1000) % 1000:03d}"
         run_id = f"{stamp}-{secrets.token_hex(3)}"
         path = self.runs_dir / run_id
         path.mkdir(parents=True)
