@@ -173,6 +173,13 @@ class QuerySettings(BaseModel):
     # named value's documents right after its head. MultiHop-RAG doc recall@5 0.799 -> 0.832.
     cover_fields: list[str] = Field(default_factory=lambda: ["source", "author"])
     rrf_k: int = Field(60, ge=1)
+    # Then the best local (graph walk) chunks not yet placed: the second hop of a question
+    # whose bridge is not a page, which fusion ranks below passages that merely share words.
+    hybrid_graph_slots: int = Field(0, ge=0)
+    # Entity linking (query/linking.py): a mention links to a name within this rapidfuzz ratio
+    # (0-1), or to the entity vector within this cosine of its embedding.
+    link_fuzzy_min: float = Field(0.88, ge=0.5, le=1.0)
+    link_embedding_min: float = Field(0.8, ge=0.0, le=1.0)
     hybrid_communities: int = Field(2, ge=0)
 
     @field_validator("mode")

@@ -13,6 +13,8 @@ import pyarrow as pa
 _STR_LIST = pa.list_(pa.string())
 # The predicate of same-sentence co-occurrence edges (not a parsed relation).
 COOCCURS = "co_occurs_with"
+# Entity type of a common-noun node ("boy", "ball"), from extract.concepts.
+CONCEPT = "CONCEPT"
 
 
 @dataclass(frozen=True)

@@ -337,7 +337,13 @@ class Workspace:
         if self._loaded is None or self._loaded.run.run_id != run.run_id:
             self._close_loaded()
             check_embedding(run, self.embedder)
-            self._loaded = open_index(run, self.open_store(run, self.settings), self.embedder)
+            self._loaded = open_index(
+                run,
+                self.open_store(run, self.settings),
+                self.embedder,
+                self.settings.query,
+                self.settings.extract.spacy_model,
+            )
         return self._loaded
 
     def retriever(self, mode: str | None = None) -> Retriever:

@@ -16,6 +16,7 @@ from graphgate import Workspace
 from graphgate.runs import RunRegistry
 from graphgate.store.base import GraphStore
 from graphgate.store.embedded import open_embedded_store
+from graphgate.text import normalise_name
 
 
 def _embedded(ws_path: Path) -> GraphStore:
@@ -50,6 +51,11 @@ def test_entities_by_id_and_by_name_or_alias(store: GraphStore) -> None:
     for alias in scrooge.aliases:
         assert scrooge.id in store.entity_ids_named(alias)
     assert store.entity_ids_named("nobody at all") == []
+    # The name table lists every name and alias under its normalised key, nothing else.
+    table = store.entity_names()
+    assert scrooge.id in table["ebenezer scrooge"]
+    assert all(key == normalise_name(key) and ids for key, ids in table.items())
+    assert {eid for ids in table.values() for eid in ids} == {e.id for e in entities}
 
 
 def test_relationships_and_the_edges_among_entities(store: GraphStore) -> None:

@@ -1,7 +1,7 @@
 """A corpus without entity pages, where the second document of a multi-hop answer is reached
 only through the graph: the question names the founder, the passage that answers names only
-the company. Local and graph modes reach it; hybrid's fusion ranks it below two text-similar
-distractors (a limit the README notes)."""
+the company. Local and graph modes reach it; so does hybrid, through its graph slot (fusion
+alone ranks it below text-similar distractors)."""
 
 from __future__ import annotations
 
@@ -39,6 +39,16 @@ def test_the_graph_reaches_the_second_hop(tmp_path: Path) -> None:
         }
     assert "b" not in top["vector"], top  # text similarity alone misses the second hop
     assert "b" in top["local"] and "b" in top["graph"], top
+
+
+def test_hybrid_reaches_the_second_hop_through_its_graph_slot(tmp_path: Path) -> None:
+    path = _index(tmp_path, DOCS)
+    top = {}
+    for slots in (0, 1):
+        with Workspace(path, query={"hybrid_graph_slots": slots}) as ws:
+            top[slots] = [c.doc_id for c in ws.retriever("hybrid").retrieve(QUESTION, 3).chunks]
+    assert "b" not in top[0], top  # fusion alone: passages sharing the question's words
+    assert top[1][:2] == ["a", "b"], top  # the founder's passage, then the company's
 
 
 PAGES = [

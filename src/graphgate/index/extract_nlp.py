@@ -11,9 +11,8 @@ from graphgate.config import ExtractSettings
 from graphgate.errors import ConfigError
 from graphgate.index.extract_base import Extraction, Progress
 from graphgate.index.workers import ordered_map
-from graphgate.types import COOCCURS, Chunk, Mention, RawRelation
+from graphgate.types import CONCEPT, COOCCURS, Chunk, Mention, RawRelation
 
-CONCEPT = "CONCEPT"
 _PARALLEL_FROM = 200
 _SUBJECTS = {"nsubj", "nsubjpass"}
 _OBJECTS = {"dobj", "attr", "oprd", "dative"}

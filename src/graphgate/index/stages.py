@@ -162,7 +162,11 @@ def embed_entities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> Stag
         context = mean_direction([matrix[row[c]] for c in e.chunk_ids if c in row], dim)
         combined[i] = names[i] + context
     table = vectors_table([e.id for e in entities], l2_normalise(combined))
-    return StageOutput({"entity_vectors": table}, _embed_info(ctx))
+    # The bare name vectors too: entity linking matches a question's mention against names.
+    name_table = vectors_table([entities[i].id for i in named], names[named])
+    return StageOutput(
+        {"entity_vectors": table, "entity_name_vectors": name_table}, _embed_info(ctx)
+    )
 
 
 def communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
@@ -244,7 +248,10 @@ _EMBED_CHUNKS = Stage(
     "embed_chunks", ("chunks", "documents"), ("chunk_vectors",), embed_chunks_stage
 )
 _EMBED_ENTITIES = Stage(
-    "embed_entities", ("entities", "chunk_vectors"), ("entity_vectors",), embed_entities_stage
+    "embed_entities",
+    ("entities", "chunk_vectors"),
+    ("entity_vectors", "entity_name_vectors"),
+    embed_entities_stage,
 )
 _COMMUNITIES = Stage(
     "communities", ("entities", "relationships"), ("communities",), communities_stage
@@ -270,6 +277,7 @@ _GRAPH = Stage(
         "entities",
         "relationships",
         "entity_vectors",
+        "entity_name_vectors",
         "communities",
         "community_reports",
         "community_vectors",

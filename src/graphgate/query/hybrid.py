@@ -17,6 +17,7 @@ import time
 
 from graphgate.config import QuerySettings
 from graphgate.query.base import RetrievalResult, RetrievedChunk, RetrievedCommunity
+from graphgate.query.linking import EntityLink
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.local import LocalRetriever
 from graphgate.query.vector import chunk_hit
@@ -24,6 +25,9 @@ from graphgate.text import names_in
 
 # Longest document title looked up in a question, in words (HotpotQA titles have up to ~8).
 _MAX_TITLE_WORDS = 8
+
+# Links that name an entity (not a concept, not a paraphrase): their pages are named pages.
+_NAMING_LINKS = {"name", "mention", "fuzzy"}
 
 # Both rankings are fused over at least this many chunks, so a passage ranked just below k in
 # one list can still rise (2k, at least 20: by hand; the README's HotpotQA numbers use it).
@@ -61,18 +65,36 @@ class HybridRetriever:
                             out.append(first)
         return out
 
-    def named_pages(self, question: str) -> list[str]:
+    def named_pages(self, question: str, links: list[EntityLink]) -> list[str]:
         """First chunks of the pages the question names: documents whose title it contains
-        (longest first), then the pages of the entities it names ("Which is older, X or Y?"
-        names both pages)."""
+        (longest first), then the pages of the entities it names, even misspelt ("Which is
+        older, X or Y?" names both pages)."""
         store = self.index.store
         docs = names_in(question, store.entity_pages, _MAX_TITLE_WORDS)
-        for eid in self.local.named_entities(question):
+        for eid in (link.entity_id for link in links if link.kind in _NAMING_LINKS):
             entity = store.entity(eid)
             for name in [entity.name, *entity.aliases]:
                 docs += store.entity_pages(name)
         firsts = (store.first_chunk(doc) for doc in docs)
         return list(dict.fromkeys(c for c in firsts if c is not None))
+
+    def second_hops(
+        self,
+        ranked: list[str],
+        local: RetrievalResult,
+        links: list[EntityLink],
+        placed: list[str],
+    ) -> list[str]:
+        """Local chunks, in local order, that mention an entity the walk reached beyond the
+        linked ones (the bridge's passage names the company, not its founder)."""
+        seeds = {link.entity_id for link in links}
+        reached = {e.id for e in local.entities} - seeds
+        store = self.index.store
+        return [
+            c
+            for c in ranked
+            if c not in placed and not reached.isdisjoint(store.entities_in_chunk(c))
+        ]
 
     def named_values(self, question: str) -> list[list[str]]:
         """Per metadata value the question names verbatim (``query.cover_fields``; longest
@@ -114,16 +136,19 @@ class HybridRetriever:
         vector = idx.embed_question(question)
         t1 = time.perf_counter()
         depth = max(2 * k, _MIN_FUSION_DEPTH)
-        local = self.local.retrieve_with(question, vector, depth)
+        entity_links = idx.linker.link(question)
+        local = self.local.retrieve_with(question, vector, depth, entity_links)
         ranked = [c.id for c in local.chunks]
         dense = [cid for cid, _ in idx.store.vector_search("chunk", vector, depth)]
         sparse = [cid for cid, _ in idx.store.text_search("chunk", question, depth)]
         fused = [cid for cid, _ in reciprocal_rank_fusion([ranked, dense, sparse], s.rrf_k)]
         links = self.linked_pages(ranked[: s.hybrid_link_sources])[: s.hybrid_links]
         covered = self.covering(question, fused) if s.cover_fields else []
-        pages = self.named_pages(question)[: s.hybrid_links]
+        pages = self.named_pages(question, entity_links)[: s.hybrid_links]
         head = fused[: s.hybrid_head]
-        order = list(dict.fromkeys([*head, *pages, *links, *covered, *fused]))[:k]
+        first = [*head, *pages]
+        walked = self.second_hops(ranked, local, entity_links, first)[: s.hybrid_graph_slots]
+        order = list(dict.fromkeys([*first, *walked, *links, *covered, *fused]))[:k]
         chunks: list[RetrievedChunk] = [
             chunk_hit(idx.store, cid, 1.0 / (rank + 1)) for rank, cid in enumerate(order)
         ]

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from graphgate.config import QuerySettings
 from graphgate.embed.base import Embedder
 from graphgate.errors import EmbeddingMismatchError
+from graphgate.query.linking import EntityLinker
 from graphgate.query.projection import GraphProjection
 from graphgate.runs import Run
 from graphgate.store.base import GraphStore
@@ -20,6 +22,7 @@ class LoadedIndex:
     store: GraphStore
     embedder: Embedder
     projection: GraphProjection
+    linker: EntityLinker
 
     def embed_question(self, question: str) -> npt.NDArray[np.float32]:
         vector: npt.NDArray[np.float32] = self.embedder.embed([question])[0]
@@ -44,8 +47,12 @@ def check_embedding(run: Run, embedder: Embedder) -> None:
         )
 
 
-def open_index(run: Run, store: GraphStore, embedder: Embedder) -> LoadedIndex:
-    """``store`` already opened on ``run`` by the caller (the composition root chooses it)."""
+def open_index(
+    run: Run, store: GraphStore, embedder: Embedder, settings: QuerySettings, spacy_model: str
+) -> LoadedIndex:
+    """``store`` already opened on ``run`` by the caller (the composition root chooses it);
+    ``spacy_model`` finds the mentions entity linking matches."""
     edges = store.projection()
     projection = GraphProjection(edges.node_ids, edges.source_ids, edges.target_ids, edges.weights)
-    return LoadedIndex(run, store, embedder, projection)
+    linker = EntityLinker(store, embedder, settings, spacy_model)
+    return LoadedIndex(run, store, embedder, projection, linker)

@@ -12,7 +12,8 @@ import pyarrow as pa
 
 from graphgate.types import Chunk, Community, CommunityReport, Entity, Relationship
 
-SearchKind = Literal["chunk", "entity", "community"]
+# entity_name: the bare names of the entities whose names were embedded (entity linking).
+SearchKind = Literal["chunk", "entity", "entity_name", "community"]
 Hit = tuple[str, float]
 
 
@@ -58,6 +59,11 @@ class GraphStore(Protocol):
 
     def entity_ids_named(self, name: str) -> list[str]:
         """Entities whose name or alias normalises (graphgate.text.normalise_name) as ``name``."""
+        ...
+
+    def entity_names(self) -> dict[str, list[str]]:
+        """Every normalised name and alias, with the entities that carry it (entity linking
+        matches question mentions against these keys, exactly and fuzzily)."""
         ...
 
     def relationships(self) -> list[Relationship]: ...

@@ -128,6 +128,9 @@ def build_search_indexes(
     if "entity_vectors" in tables and tables["entity_vectors"].num_rows:
         ids, matrix = vectors_from_table(tables["entity_vectors"])
         build_vector_index(ids, matrix, folder / "vectors" / "entity", exact_below)
+    if "entity_name_vectors" in tables and tables["entity_name_vectors"].num_rows:
+        ids, matrix = vectors_from_table(tables["entity_name_vectors"])
+        build_vector_index(ids, matrix, folder / "vectors" / "entity_name", exact_below)
     texts = entity_search_text(
         entities["name"].to_pylist(),
         entities["aliases"].to_pylist(),
@@ -161,7 +164,7 @@ def open_store(folder: Path) -> LadybugGraphStore:
     store = LadybugGraphStore(folder, read_only=True)
     store.connection()
     store.attach_vector_index("chunk", open_vector_index(folder / "vectors" / "chunk"))
-    for kind in ("entity", "community"):
+    for kind in ("entity", "entity_name", "community"):
         if (folder / "vectors" / kind / "ids.json").exists():
             store.attach_vector_index(kind, open_vector_index(folder / "vectors" / kind))
     if (folder / "text" / "community" / "ids.json").exists():

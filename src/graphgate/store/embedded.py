@@ -34,7 +34,7 @@ from graphgate.types import (
 )
 
 _TABLES = ("chunks", "entities", "relationships", "communities", "community_reports")
-_VECTORS = ("chunk_vectors", "entity_vectors", "community_vectors")
+_VECTORS = ("chunk_vectors", "entity_vectors", "entity_name_vectors", "community_vectors")
 
 
 class EmbeddedGraphStore:
@@ -85,6 +85,9 @@ class EmbeddedGraphStore:
 
     def entity_ids_named(self, name: str) -> list[str]:
         return list(self._named.get(normalise_name(name), []))
+
+    def entity_names(self) -> dict[str, list[str]]:
+        return {key: list(ids) for key, ids in self._named.items()}
 
     def relationships(self) -> list[Relationship]:
         return list(self._relationships)
