@@ -146,9 +146,9 @@ class HybridRetriever:
         covered = self.covering(question, fused) if s.cover_fields else []
         pages = self.named_pages(question, entity_links)[: s.hybrid_links]
         head = fused[: s.hybrid_head]
-        first = [*head, *pages]
+        first = [*head, *pages, *links]
         walked = self.second_hops(ranked, local, entity_links, first)[: s.hybrid_graph_slots]
-        order = list(dict.fromkeys([*first, *walked, *links, *covered, *fused]))[:k]
+        order = list(dict.fromkeys([*first, *walked, *covered, *fused]))[:k]
         chunks: list[RetrievedChunk] = [
             chunk_hit(idx.store, cid, 1.0 / (rank + 1)) for rank, cid in enumerate(order)
         ]
