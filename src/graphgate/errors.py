@@ -16,6 +16,10 @@ class InputError(GraphgateError):
     """The corpus or a question cannot be read as given."""
 
 
+class DocumentNotFoundError(InputError):
+    """An update names a document id the current run does not hold."""
+
+
 class ConfigError(GraphgateError):
     """Settings are inconsistent or a configured part cannot be built."""
 

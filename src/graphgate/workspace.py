@@ -19,6 +19,7 @@ from graphgate.evaluate.run import EvalOutcome
 from graphgate.gates.context import read_gold_triples, write_gold_triples
 from graphgate.gates.runner import GatesReport, run_gates, set_baseline
 from graphgate.gates.runner import baseline_id as stored_baseline
+from graphgate.index.cache import ContentCache
 from graphgate.index.communities import level_sizes
 from graphgate.index.extract_base import Extractor
 from graphgate.index.pipeline import IndexContext, ProgressFactory, StageReport, no_progress
@@ -44,6 +45,7 @@ def open_embedded(run: Run, settings: Settings) -> GraphStore:
 
 
 LLM_CACHE = "llm_cache.sqlite"
+CONTENT_CACHE = "content_cache.sqlite"
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ class IndexReport:
     problems: list[dict[str, str]]
     counts: dict[str, int]
     seconds: float
+    changes: dict[str, Any] | None = None  # documents added, changed, removed vs the parent
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,7 @@ class Workspace:
         self._extractor: Extractor | None = None
         self._loaded: LoadedIndex | None = None
         self._llm: LLMClient | None = None
+        self._cache: ContentCache | None = None
 
     # -- components, built once per workspace object --------------------------------------
     @property
@@ -129,6 +133,12 @@ class Workspace:
                 ResponseCache(self.path / LLM_CACHE),
             )
         return self._llm
+
+    def content_cache(self) -> ContentCache:
+        """Embeddings and offline extractions by content, shared by this workspace's runs."""
+        if self._cache is None:
+            self._cache = ContentCache(self.path / CONTENT_CACHE)
+        return self._cache
 
     def llm_usage(self) -> dict[str, Any] | None:
         """Calls, tokens and cost of this workspace object's model use so far (None: none):
@@ -179,11 +189,83 @@ class Workspace:
         pipeline: str = "graph",
         progress: ProgressFactory = no_progress,
         gold_triples: Path | str | None = None,
+        full: bool = False,
     ) -> IndexReport:
-        """Index into a new run; it becomes current only once every stage has finished."""
+        """Make the index equal to ``corpus``, in a new run that becomes current only once every
+        stage has finished. Content indexed before (same text, same settings) is reused from
+        the workspace's caches, so a sync costs what changed; ``full`` recomputes everything."""
         if pipeline not in PIPELINES:
             raise ConfigError(f"unknown pipeline {pipeline!r}", f"use one of {sorted(PIPELINES)}")
         gold = read_gold_triples(Path(gold_triples)) if gold_triples is not None else None
+        return self._build(Path(corpus), None, pipeline, progress, gold, full, "index")
+
+    def add(
+        self, paths: Sequence[Path | str], progress: ProgressFactory = no_progress
+    ) -> IndexReport:
+        """The current run's documents plus those read from ``paths`` (files, folders, JSONL;
+        a document with an id already indexed replaces it), as a new run."""
+        from graphgate.index.load import CorpusLoader
+        from graphgate.index.update import with_documents
+
+        parent = self._parent("add")
+        loader = CorpusLoader(self.settings.load)
+        new: dict[str, Document] = {}
+        for path in paths:
+            for doc in loader.load(Path(path)).documents:
+                if doc.id in new:
+                    raise GraphgateError(
+                        f"document id {doc.id!r} comes from more than one of the paths",
+                        "add each document once; nothing changed",
+                    )
+                new[doc.id] = doc
+        documents = with_documents(self._documents_of(parent), list(new.values()))
+        return self._update(parent, documents, progress, "add")
+
+    def delete(
+        self, doc_ids: Sequence[str], progress: ProgressFactory = no_progress
+    ) -> IndexReport:
+        """The current run's documents less ``doc_ids``, as a new run."""
+        from graphgate.index.update import without_documents
+
+        parent = self._parent("delete")
+        documents = without_documents(self._documents_of(parent), doc_ids)
+        return self._update(parent, documents, progress, "delete")
+
+    def _parent(self, action: str) -> Run:
+        if self.runs.current_id() is None:
+            raise GraphgateError(
+                f"nothing to {action} to: the workspace has no index yet",
+                "index a corpus first with `graphgate index CORPUS`",
+            )
+        return self.runs.current()
+
+    @staticmethod
+    def _documents_of(run: Run) -> list[Document]:
+        return from_table(run.read_artifact("documents"), Document)
+
+    def _update(
+        self, parent: Run, documents: list[Document], progress: ProgressFactory, origin: str
+    ) -> IndexReport:
+        manifest = parent.manifest()
+        gold = (
+            read_gold_triples(parent.gold_triples_path)
+            if parent.gold_triples_path.exists()
+            else None
+        )
+        corpus = Path(str(manifest.get("corpus", "")))
+        pipeline = str(manifest.get("pipeline", "graph"))
+        return self._build(corpus, documents, pipeline, progress, gold, False, origin)
+
+    def _build(
+        self,
+        corpus: Path,
+        documents: list[Document] | None,
+        pipeline: str,
+        progress: ProgressFactory,
+        gold: Any,
+        full: bool,
+        origin: str,
+    ) -> IndexReport:
         self.path.mkdir(parents=True, exist_ok=True)
         previous = self._previous_documents()
         run = self.runs.create()
@@ -192,6 +274,9 @@ class Workspace:
         run.update_manifest(
             pipeline=pipeline,
             corpus=str(corpus),
+            origin=origin,
+            parent_run=self.runs.current_id(),
+            full=full,
             seed=self.settings.seed,
             settings=self.settings.public_dump(),
             stage_names=PIPELINES[pipeline].stage_names(),
@@ -199,13 +284,16 @@ class Workspace:
         uses_llm = "llm" in (self.settings.extract.extractor, self.settings.communities.summarizer)
         ctx = IndexContext(
             self.settings,
-            Path(corpus),
+            corpus,
             run,
             self.embedder,
             self.extractor,
             previous,
             progress,
             self.llm_client() if uses_llm else None,
+            documents,
+            self.content_cache(),
+            not full,
         )
         started = time.perf_counter()
         spent = contextlib.ExitStack()
@@ -230,6 +318,7 @@ class Workspace:
         run.update_manifest(
             status=COMPLETE,
             finished_at=finished_now(),
+            changes=reports[0].info.get("changes") if reports else None,
             seconds=round(seconds, 3),
             stages=[r.as_dict() for r in reports],
             load_problems=problems,
@@ -243,7 +332,8 @@ class Workspace:
             self.gates(run.run_id)
         if self.settings.runs.keep is not None:
             self.prune_runs()
-        return IndexReport(run.run_id, pipeline, reports, problems, counts, seconds)
+        changes = reports[0].info.get("changes") if reports else None
+        return IndexReport(run.run_id, pipeline, reports, problems, counts, seconds, changes)
 
     # -- quality gates -----------------------------------------------------------------------
     def gates(self, run_id: str | None = None, baseline_id: str | None = None) -> GatesReport:
@@ -417,6 +507,8 @@ class Workspace:
         self._close_loaded()
         if self._llm is not None and self._llm.cache is not None:
             self._llm.cache.close()
+        if self._cache is not None:
+            self._cache.close()
 
     def __enter__(self) -> Workspace:
         return self

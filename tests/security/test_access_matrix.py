@@ -50,6 +50,8 @@ TOOLS: dict[str, Callable[[Path], dict[str, object]]] = {
     "query_graph": lambda _: {"query": "Who is Fred Holywell?", "mode": "vector"},
     "run_gates": lambda _: {},
     "reingest_from_file": lambda allowed: {"path": str(allowed / "missing")},
+    "add_documents": lambda _: {"documents": []},
+    "delete_documents": lambda _: {"doc_ids": ["no-such-document"]},
     "evaluate": lambda allowed: {"testset": str(allowed / "missing.jsonl")},
 }
 _DENIALS = ("needs a bearer token", "needs the write token", "wrong or malformed", "disabled")

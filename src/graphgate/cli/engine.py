@@ -23,7 +23,15 @@ from graphgate.errors import InputError
 from graphgate.gates.runner import stored_gates
 from graphgate.inputs import read_questions, read_text_file
 from graphgate.modes import check_mode, modes_help
-from graphgate.workspace import Workspace
+from graphgate.workspace import IndexReport, Workspace
+
+
+def changes_line(changes: dict[str, Any]) -> str:
+    """ "+2 added, ~1 changed, -1 removed, 40 unchanged" from a run's recorded changes."""
+    return (
+        f"+{len(changes['added'])} added, ~{len(changes['changed'])} changed, "
+        f"-{len(changes['removed'])} removed, {changes['unchanged']} unchanged"
+    )
 
 
 class OnError(StrEnum):
@@ -32,7 +40,7 @@ class OnError(StrEnum):
 
 
 def register(app: typer.Typer) -> None:
-    for command in (index, query, status):
+    for command in (index, add, delete, query, status):
         app.command()(command)
     runs_app = typer.Typer(help="Index runs: list and prune.", invoke_without_command=True)
     runs_app.callback()(runs)
@@ -60,8 +68,13 @@ def index(
         typer.Option(help="Print the LLM calls, tokens and cost it would take; index nothing."),
     ] = False,
     no_cache: Annotated[bool, typer.Option(help="Bypass the LLM response cache.")] = False,
+    full: Annotated[
+        bool, typer.Option(help="Recompute everything instead of reusing indexed content.")
+    ] = False,
 ) -> None:
-    """Index a corpus into a new run; it becomes current only when complete."""
+    """Make the index equal to CORPUS in a new run (it becomes current only when complete):
+    documents are matched by id and content, unchanged content is reused, documents gone from
+    CORPUS are removed."""
     overrides: dict[str, Any] = {} if on_error is None else {"load": {"on_error": on_error.value}}
     if extractor is not None:
         overrides["extract"] = {"extractor": extractor}
@@ -77,7 +90,47 @@ def index(
         Workspace(workspace, **overrides) as ws,
         progress_bars(not json_out and sys.stderr.isatty()) as progress,
     ):
-        report = ws.index(corpus, pipeline=pipeline, progress=progress, gold_triples=gold_triples)
+        report = ws.index(
+            corpus, pipeline=pipeline, progress=progress, gold_triples=gold_triples, full=full
+        )
+    _print_report(report, json_out)
+
+
+def add(
+    paths: Annotated[
+        list[Path], typer.Argument(help="Files, folders or .jsonl files of documents to add.")
+    ],
+    workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the run report as JSON.")] = False,
+) -> None:
+    """Add documents (a document whose id is indexed already is replaced) in a new run; only the
+    new content is extracted and embedded."""
+    with (
+        errors(),
+        Workspace(workspace) as ws,
+        progress_bars(not json_out and sys.stderr.isatty()) as progress,
+    ):
+        report = ws.add(paths, progress=progress)
+    _print_report(report, json_out)
+
+
+def delete(
+    doc_ids: Annotated[list[str], typer.Argument(help="Ids of the documents to remove.")],
+    workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the run report as JSON.")] = False,
+) -> None:
+    """Remove documents in a new run: their chunks, the entities and edges only they support,
+    and the communities and reports they changed."""
+    with (
+        errors(),
+        Workspace(workspace) as ws,
+        progress_bars(not json_out and sys.stderr.isatty()) as progress,
+    ):
+        report = ws.delete(doc_ids, progress=progress)
+    _print_report(report, json_out)
+
+
+def _print_report(report: IndexReport, json_out: bool) -> None:
     err = console(stderr=True)
     for p in report.problems:
         err.print(
@@ -91,6 +144,7 @@ def index(
                     "pipeline": report.pipeline,
                     "seconds": round(report.seconds, 3),
                     "counts": report.counts,
+                    "changes": report.changes,
                     "problems": report.problems,
                     "stages": [s.as_dict() for s in report.stages],
                 },
@@ -109,6 +163,8 @@ def index(
     out = console()
     out.print(table)
     out.print("graph: " + shown(", ".join(f"{k}={v}" for k, v in report.counts.items())))
+    if report.changes:
+        out.print("documents: " + changes_line(report.changes))
 
 
 def _mode_option(value: str | None) -> str | None:
@@ -209,6 +265,9 @@ def runs(
                 "seconds": run.manifest().get("seconds"),
                 "verdict": (stored_gates(run) or {}).get("verdict"),
                 "current": run.run_id == current,
+                "origin": run.manifest().get("origin", "index"),
+                "parent_run": run.manifest().get("parent_run"),
+                "changes": run.manifest().get("changes"),
             }
             for run in ws.list_runs()
         ]
@@ -216,9 +275,15 @@ def runs(
         print(json.dumps(rows, indent=2))
         return
     table = Table()
-    for col in ("run", "status", "pipeline", "seconds", "gates", "current"):
+    for col in ("run", "status", "pipeline", "seconds", "gates", "current", "built from"):
         table.add_column(col)
     for row in rows:
+        changes = row["changes"]
+        built = shown(str(row["origin"]))
+        if row["parent_run"]:
+            built += f" on {shown(row['parent_run'])}"
+        if changes:
+            built += ": " + changes_line(changes)
         table.add_row(
             shown(row["run_id"]),
             str(row["status"]),
@@ -226,6 +291,7 @@ def runs(
             "" if row["seconds"] is None else str(row["seconds"]),
             str(row["verdict"] or ""),
             "*" if row["current"] else "",
+            built,
         )
     console().print(table)
 

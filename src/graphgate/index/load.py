@@ -151,7 +151,7 @@ class CorpusLoader:
                 f"add files ending in {', '.join(self.settings.extensions)} or a .jsonl file",
             )
         docs.sort(key=lambda d: d.id)
-        return LoadResult(_versioned(docs, previous or {}), problems)
+        return LoadResult(versioned(docs, previous or {}), problems)
 
     def _iter_documents(self, path: Path) -> Iterator[Document | LoadProblem]:
         if path.is_file():
@@ -253,7 +253,7 @@ class CorpusLoader:
             )
 
 
-def _versioned(docs: list[Document], previous: Mapping[str, Document]) -> list[Document]:
+def versioned(docs: list[Document], previous: Mapping[str, Document]) -> list[Document]:
     """A document keeps its version while its content is unchanged and bumps it otherwise."""
     out: list[Document] = []
     for doc in docs:

@@ -12,6 +12,7 @@ import pyarrow as pa
 
 from graphgate.config import Settings
 from graphgate.embed.base import Embedder
+from graphgate.index.cache import ContentCache
 from graphgate.index.extract_base import Extractor
 from graphgate.runs import Run
 from graphgate.types import Document
@@ -36,6 +37,11 @@ class IndexContext:
     previous_documents: dict[str, Document] = field(default_factory=dict)
     progress: ProgressFactory = no_progress
     llm: Any = None  # an LLMClient when a stage is configured to use the model
+    # An update's document set (add / delete); None: load ``corpus``.
+    documents: list[Document] | None = None
+    # Content caches (embeddings, offline extraction); reuse=False recomputes (and refreshes).
+    cache: ContentCache | None = None
+    reuse: bool = True
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 import numpy as np
@@ -9,12 +10,21 @@ import pyarrow as pa
 
 from graphgate.embed.base import Matrix, l2_normalise, mean_direction
 from graphgate.errors import ExtractionFailedError
+from graphgate.index.cache import (
+    CachedEmbedder,
+    content_key,
+    decode_extraction,
+    encode_extraction,
+    extractor_fingerprint,
+)
 from graphgate.index.chunk import chunk_documents
 from graphgate.index.communities import detect, stability, undirected_edges
-from graphgate.index.load import CorpusLoader
+from graphgate.index.extract_base import Extraction
+from graphgate.index.load import CorpusLoader, versioned
 from graphgate.index.pipeline import IndexContext, Pipeline, Stage, StageOutput
 from graphgate.index.resolve import EntityResolver
 from graphgate.index.summarize import CommunitySummarizer
+from graphgate.index.update import changes_between
 from graphgate.store.build import write_store
 from graphgate.text import document_headers, in_context
 from graphgate.types import (
@@ -35,10 +45,16 @@ from graphgate.types import (
 
 
 def load_stage(ctx: IndexContext, _: dict[str, pa.Table]) -> StageOutput:
-    result = CorpusLoader(ctx.settings.load).load(ctx.corpus, ctx.previous_documents)
+    if ctx.documents is not None:
+        documents = versioned(sorted(ctx.documents, key=lambda d: d.id), ctx.previous_documents)
+        problems: list[dict[str, str]] = []
+    else:
+        result = CorpusLoader(ctx.settings.load).load(ctx.corpus, ctx.previous_documents)
+        documents, problems = result.documents, [p.__dict__ for p in result.problems]
+    changes = changes_between(ctx.previous_documents, documents)
     return StageOutput(
-        {"documents": to_table(result.documents, Document)},
-        {"problems": [p.__dict__ for p in result.problems]},
+        {"documents": to_table(documents, Document)},
+        {"problems": problems, "changes": changes.as_dict()},
     )
 
 
@@ -49,21 +65,67 @@ def chunk_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
 
 def extract_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
     chunks = from_table(tables["chunks"], Chunk)
-    advance = ctx.progress("extract", len(chunks))
-    extraction = ctx.extractor.extract(chunks, advance)
-    report = ctx.extractor.report()
+    # The offline extractor's output depends on a chunk's text and its settings only, so it is
+    # cached by those; the LLM extractor's answers are cached by request in the LLM cache.
+    cache = ctx.cache if ctx.extractor.name == "nlp" else None
+    settings = ctx.settings.extract.model_dump_json(exclude={"batch_size", "processes"})
+    fingerprint = extractor_fingerprint(ctx.extractor.name, settings)
+    keys = [content_key(fingerprint, c.text) for c in chunks]
+    found = cache.get_many("extraction", keys) if cache is not None and ctx.reuse else {}
+    todo = [c for c, key in zip(chunks, keys, strict=True) if key not in found]
+    advance = ctx.progress("extract", len(todo))
+    extraction = ctx.extractor.extract(todo, advance) if todo else Extraction([], [])
+    report = ctx.extractor.report() if todo else {}
+    per_chunk: dict[str, tuple[list[Mention], list[RawRelation]]] = {c.id: ([], []) for c in todo}
+    for m in extraction.mentions:
+        per_chunk[m.chunk_id][0].append(m)
+    for r in extraction.relations:
+        per_chunk[r.chunk_id][1].append(r)
+    if cache is not None:
+        cache.put_many(
+            "extraction",
+            (
+                (key, encode_extraction(*_unplaced(*per_chunk[c.id])))
+                for c, key in zip(chunks, keys, strict=True)
+                if c.id in per_chunk
+            ),
+        )
+    mentions: list[Mention] = []
+    relations: list[RawRelation] = []
+    for chunk, key in zip(chunks, keys, strict=True):
+        if key in found:
+            cached_mentions, cached_relations = decode_extraction(found[key])
+            place = {"chunk_id": chunk.id, "doc_id": chunk.doc_id}
+            mentions += [Mention(**{**m, **place}) for m in cached_mentions]  # type: ignore[arg-type]
+            relations += [RawRelation(**{**r, **place}) for r in cached_relations]  # type: ignore[arg-type]
+        else:
+            mentions += per_chunk[chunk.id][0]
+            relations += per_chunk[chunk.id][1]
     return StageOutput(
         {
-            "mentions": to_table(extraction.mentions, Mention),
-            "raw_relations": to_table(extraction.relations, RawRelation),
+            "mentions": to_table(mentions, Mention),
+            "raw_relations": to_table(relations, RawRelation),
         },
         {
             "extractor": ctx.extractor.name,
             **report,
             "chunks": len(chunks),
+            "reused": len(chunks) - len(todo),
             "failed_chunks": int(report.get("failed_chunks", 0)),
-            "mentions": len(extraction.mentions),
+            "mentions": len(mentions),
         },
+    )
+
+
+def _unplaced(
+    mentions: list[Mention], relations: list[RawRelation]
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """A chunk's extraction without its place (chunk and document id): reusable for any chunk
+    with the same text."""
+    drop = {"chunk_id", "doc_id"}
+    return (
+        [{k: v for k, v in asdict(m).items() if k not in drop} for m in mentions],
+        [{k: v for k, v in asdict(r).items() if k not in drop} for r in relations],
     )
 
 
@@ -105,16 +167,20 @@ def resolve_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput
     )
 
 
-def _embed(ctx: IndexContext, name: str, texts: list[str], limit: int) -> Matrix:
-    advance = ctx.progress(name, len(texts))
-    batch = max(ctx.settings.embed.batch_size * 4, 1)
-    parts: list[Matrix] = []
-    for start in range(0, len(texts), batch):
-        parts.append(ctx.embedder.embed(texts[start : start + batch], max_tokens=limit))
-        advance(len(parts[-1]))
-    if not parts:
-        return np.zeros((0, ctx.embedder.dimension), np.float32)
-    return np.vstack(parts)
+def _embed(ctx: IndexContext, name: str, texts: list[str], limit: int) -> tuple[Matrix, int]:
+    """The texts' vectors, and how many came from the content cache."""
+
+    def embed_misses(missing: list[str]) -> Matrix:
+        advance = ctx.progress(name, len(missing))
+        batch = max(ctx.settings.embed.batch_size * 4, 1)
+        parts: list[Matrix] = []
+        for start in range(0, len(missing), batch):
+            parts.append(ctx.embedder.embed(missing[start : start + batch], max_tokens=limit))
+            advance(len(parts[-1]))
+        return np.vstack(parts)
+
+    cached = CachedEmbedder(ctx.embedder, ctx.cache, ctx.reuse)
+    return cached.embed(texts, limit, embed_misses), cached.hits
 
 
 def _embed_info(ctx: IndexContext) -> dict[str, Any]:
@@ -126,9 +192,9 @@ def embed_chunks_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageO
     chunks = from_table(tables["chunks"], Chunk)
     headers = document_headers(tables["documents"].to_pylist(), ctx.settings.chunk.context_fields)
     texts = [in_context(headers.get(c.doc_id, ""), c.text) for c in chunks]
-    matrix = _embed(ctx, "embed chunks", texts, ctx.settings.embed.max_tokens)
+    matrix, reused = _embed(ctx, "embed chunks", texts, ctx.settings.embed.max_tokens)
     table = vectors_table([c.id for c in chunks], matrix)
-    return StageOutput({"chunk_vectors": table}, _embed_info(ctx))
+    return StageOutput({"chunk_vectors": table}, _embed_info(ctx) | {"reused": reused})
 
 
 def embed_entities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
@@ -150,8 +216,9 @@ def embed_entities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> Stag
         if e.aliases or len(e.chunk_ids) >= ctx.settings.embed.entity_name_min_chunks
     ]
     names = np.zeros((len(entities), dim), dtype=np.float32)
+    reused = 0
     if named:
-        names[named] = _embed(
+        names[named], reused = _embed(
             ctx,
             "embed entities",
             [entities[i].name for i in named],
@@ -165,7 +232,8 @@ def embed_entities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> Stag
     # The bare name vectors too: entity linking matches a question's mention against names.
     name_table = vectors_table([entities[i].id for i in named], names[named])
     return StageOutput(
-        {"entity_vectors": table, "entity_name_vectors": name_table}, _embed_info(ctx)
+        {"entity_vectors": table, "entity_name_vectors": name_table},
+        _embed_info(ctx) | {"reused": reused},
     )
 
 
@@ -209,7 +277,7 @@ def embed_communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> S
     reports = from_table(tables["community_reports"], CommunityReport)
     if ctx.settings.embed.community_vectors == "embed":
         texts = [f"{r.title}. {r.summary}" for r in reports]
-        matrix = _embed(ctx, "embed reports", texts, ctx.settings.embed.report_max_tokens)
+        matrix, _ = _embed(ctx, "embed reports", texts, ctx.settings.embed.report_max_tokens)
     else:
         ids, chunk_matrix = vectors_from_table(tables["chunk_vectors"])
         row = {cid: i for i, cid in enumerate(ids)}

@@ -41,6 +41,8 @@ POLICY: dict[str, Access] = {
     "mcp.query_graph": Access.READ,
     "mcp.run_gates": Access.READ,
     "mcp.reingest_from_file": Access.WRITE,
+    "mcp.add_documents": Access.WRITE,
+    "mcp.delete_documents": Access.WRITE,
     "mcp.evaluate": Access.WRITE,
 }
 

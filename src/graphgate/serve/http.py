@@ -18,25 +18,21 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import AfterValidator, BaseModel, Field, JsonValue
 
-from graphgate.errors import GraphgateError, IndexMissingError, InputError
-from graphgate.inputs import MAX_TOP_K, check_unicode_tree
+from graphgate.errors import (
+    DocumentNotFoundError,
+    GraphgateError,
+    IndexMissingError,
+    InputError,
+)
+from graphgate.inputs import MAX_TOP_K
 from graphgate.modes import DEFAULT_EVAL_MODES, QUERY_MODES, modes_help
 from graphgate.serve.auth import AccessDenied
 from graphgate.serve.guard import Guard
 from graphgate.serve.metrics import ServerMetrics
-from graphgate.serve.service import Service
+from graphgate.serve.service import DocumentIn, Service
 
 MAX_QUESTION_CHARS = 4_000
 _MAX_ERROR_CHARS = 300
-
-
-def _clean_tree(value: dict[str, Any]) -> dict[str, Any]:
-    """str fields are checked by pydantic; values under ``Any`` are not (lone surrogates)."""
-    try:
-        check_unicode_tree(value, "metadata")
-    except InputError as exc:
-        raise ValueError(exc.problem) from exc
-    return value
 
 
 def _mode(value: str | None) -> str | None:
@@ -65,13 +61,6 @@ class QueryRequest(BaseModel):
     )
     top_k: int | None = Field(None, ge=1, le=MAX_TOP_K)
     as_of: str | None = Field(None, description="Accepted; temporal filtering is not built yet.")
-
-
-class DocumentIn(BaseModel):
-    id: str = Field(min_length=1, max_length=512)
-    title: str | None = None
-    text: str = Field(min_length=1)
-    metadata: Annotated[dict[str, Any], AfterValidator(_clean_tree)] = Field(default_factory=dict)
 
 
 class DocumentsRequest(BaseModel):
@@ -135,7 +124,7 @@ def create_app(service: Service, mcp: bool = True) -> FastAPI:
     async def graphgate_error(_: Request, exc: GraphgateError) -> JSONResponse:
         code = 409 if isinstance(exc, IndexMissingError) else 400
         if isinstance(exc, InputError):
-            code = 422
+            code = 404 if isinstance(exc, DocumentNotFoundError) else 422
         return JSONResponse({"detail": exc.problem, "fix": exc.fix}, status_code=code)
 
     @app.exception_handler(RequestValidationError)
@@ -175,12 +164,13 @@ def create_app(service: Service, mcp: bool = True) -> FastAPI:
 
     @app.delete(
         "/documents/{doc_id}",
-        status_code=501,
+        status_code=202,
         name="documents.delete",
-        responses={501: {"description": "Not implemented until incremental updates land."}},
+        responses={404: {"description": "The current run holds no document with this id."}},
     )
-    def delete_document(doc_id: str) -> dict[str, str]:
-        raise HTTPException(501, "deleting documents needs incremental updates (not built yet)")
+    def delete_document(doc_id: str) -> dict[str, Any]:
+        job = service.delete_documents([doc_id])
+        return {"job": job.id, "poll": f"/jobs/{job.id}"}
 
     @app.post("/eval", status_code=202, name="eval")
     def run_eval(body: EvalRequest) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from graphgate.errors import GraphgateError
 from graphgate.modes import DEFAULT_EVAL_MODES
 from graphgate.serve.auth import Access, Caller
 from graphgate.serve.guard import ACCESS_KEY
-from graphgate.serve.service import Service
+from graphgate.serve.service import DocumentIn, Service
 
 
 def build_mcp(service: Service, stdio_caller: Caller | None = None) -> MCPServer:
@@ -85,6 +85,27 @@ def build_mcp(service: Service, stdio_caller: Caller | None = None) -> MCPServer
         allow(ctx, "reingest_from_file")
         try:
             job = service.reindex(path).wait()
+        except GraphgateError as exc:
+            raise failed(exc) from exc
+        return job.as_dict()
+
+    @server.tool()
+    def add_documents(ctx: Context, documents: list[DocumentIn]) -> dict[str, Any]:
+        """Add documents ({id, text, title?, metadata?}; an indexed id is replaced) in a new run
+        that reuses everything already indexed (waits for it to finish)."""
+        allow(ctx, "add_documents")
+        try:
+            job = service.add_documents([d.model_dump() for d in documents]).wait()
+        except GraphgateError as exc:
+            raise failed(exc) from exc
+        return job.as_dict()
+
+    @server.tool()
+    def delete_documents(ctx: Context, doc_ids: list[str]) -> dict[str, Any]:
+        """Remove documents by id in a new run (waits for it to finish)."""
+        allow(ctx, "delete_documents")
+        try:
+            job = service.delete_documents(doc_ids).wait()
         except GraphgateError as exc:
             raise failed(exc) from exc
         return job.as_dict()

@@ -19,14 +19,33 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, Field
 
 from graphgate.errors import InputError
 from graphgate.evaluate.records import EvalRecord
-from graphgate.inputs import check_top_k, check_unicode
+from graphgate.inputs import check_top_k, check_unicode, check_unicode_tree
 from graphgate.modes import check_mode, parse_modes
 from graphgate.serve.auth import AccessDenied, Authenticator, Caller
-from graphgate.workspace import Workspace
+from graphgate.types import Document, from_table
+from graphgate.workspace import IndexReport, Workspace
+
+
+def _clean_tree(value: dict[str, Any]) -> dict[str, Any]:
+    """str fields are checked by pydantic; values under ``Any`` are not (lone surrogates)."""
+    try:
+        check_unicode_tree(value, "metadata")
+    except InputError as exc:
+        raise ValueError(exc.problem) from exc
+    return value
+
+
+class DocumentIn(BaseModel):
+    id: str = Field(min_length=1, max_length=512)
+    title: str | None = None
+    text: str = Field(min_length=1)
+    metadata: Annotated[dict[str, Any], AfterValidator(_clean_tree)] = Field(default_factory=dict)
 
 
 @dataclass
@@ -151,29 +170,39 @@ class Service:
         return progress
 
     def add_documents(self, documents: list[dict[str, Any]]) -> Job:
-        """Index the current corpus plus these documents (added or replaced) into a new run."""
+        """Add (or replace, by id) these documents in a new run; only their content is
+        extracted and embedded (the first documents of an empty workspace are its index)."""
+        if not documents:
+            raise InputError("no documents to add", "send one or more documents")
 
         def work(job: Job) -> dict[str, Any]:
-            existing: dict[str, dict[str, Any]] = {}
-            if self.ws.runs.current_id() is not None:
-                for row in self.ws.runs.current().read_artifact("documents").to_pylist():
-                    existing[row["id"]] = {
-                        "id": row["id"],
-                        "title": row["title"],
-                        "text": row["text"],
-                        "metadata": json.loads(row["metadata_json"]),
-                    }
-            for doc in documents:
-                existing[doc["id"]] = doc
             with tempfile.TemporaryDirectory(prefix="gg-docs-") as folder:
-                corpus = Path(folder) / "corpus.jsonl"
+                corpus = Path(folder) / "documents.jsonl"
                 corpus.write_text(
-                    "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in existing.values()),
+                    "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in documents),
                     encoding="utf-8",
                 )
                 with Workspace(self.workspace) as writer:
-                    report = writer.index(corpus, progress=self._progress(job))
-            return {"run_id": report.run_id, "counts": report.counts, "documents": len(existing)}
+                    progress = self._progress(job)
+                    if writer.runs.current_id() is None:
+                        report = writer.index(corpus, progress=progress)
+                    else:
+                        report = writer.add([corpus], progress=progress)
+            return _report(report)
+
+        return self._start("index", work)
+
+    def delete_documents(self, doc_ids: list[str]) -> Job:
+        """Remove these documents in a new run; an id the current run lacks is refused now."""
+        from graphgate.index.update import without_documents
+
+        with self.query_lock:
+            current = self.ws.loaded().run
+        without_documents(from_table(current.read_artifact("documents"), Document), doc_ids)
+
+        def work(job: Job) -> dict[str, Any]:
+            with Workspace(self.workspace) as writer:
+                return _report(writer.delete(doc_ids, progress=self._progress(job)))
 
         return self._start("index", work)
 
@@ -183,8 +212,7 @@ class Service:
 
         def work(job: Job) -> dict[str, Any]:
             with Workspace(self.workspace) as writer:
-                report = writer.index(corpus, progress=self._progress(job))
-            return {"run_id": report.run_id, "counts": report.counts}
+                return _report(writer.index(corpus, progress=self._progress(job)))
 
         return self._start("index", work)
 
@@ -204,3 +232,7 @@ class Service:
             return {"run_id": run.run_id, "eval_id": job.id, "summary": outcome.summary}
 
         return self._start("eval", work)
+
+
+def _report(report: IndexReport) -> dict[str, Any]:
+    return {"run_id": report.run_id, "counts": report.counts, "changes": report.changes}

@@ -1,0 +1,65 @@
+"""Document-set changes: what an update adds, changes and removes, and the document set after.
+
+An update never patches a run: it is a new run over the updated document set, where the
+content caches (index/cache.py, the LLM response cache) make unchanged content cost nothing
+and the global steps (resolution, Leiden, reports) run over the whole graph, so the result
+equals a rebuild of that document set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+
+from graphgate.errors import DocumentNotFoundError, InputError
+from graphgate.types import Document
+
+
+@dataclass(frozen=True)
+class DocumentChanges:
+    added: list[str]
+    changed: list[str]
+    removed: list[str]
+    unchanged: int
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+    def summary(self) -> str:
+        return f"+{len(self.added)} ~{len(self.changed)} -{len(self.removed)} ={self.unchanged}"
+
+
+def changes_between(before: Mapping[str, Document], after: Sequence[Document]) -> DocumentChanges:
+    """By id and content hash; ids in sorted order."""
+    now = {d.id: d for d in after}
+    added = sorted(i for i in now if i not in before)
+    changed = sorted(i for i in now if i in before and before[i].sha256 != now[i].sha256)
+    removed = sorted(i for i in before if i not in now)
+    return DocumentChanges(added, changed, removed, len(now) - len(added) - len(changed))
+
+
+def with_documents(current: Sequence[Document], new: Sequence[Document]) -> list[Document]:
+    """The current set with ``new`` added, a document of the same id replaced; by id."""
+    merged = {d.id: d for d in current}
+    merged.update({d.id: d for d in new})
+    return [merged[i] for i in sorted(merged)]
+
+
+def without_documents(current: Sequence[Document], doc_ids: Sequence[str]) -> list[Document]:
+    """The current set less ``doc_ids``; an id it does not hold is an error (nothing is done)."""
+    have = {d.id for d in current}
+    unknown = sorted(set(doc_ids) - have)
+    if unknown:
+        shown = ", ".join(repr(i) for i in unknown[:5])
+        raise DocumentNotFoundError(
+            f"no document {shown} in the current run" + (" (and more)" if len(unknown) > 5 else ""),
+            "use the id a document was indexed under (its file name, or its JSONL id); "
+            "nothing changed",
+        )
+    kept = [d for d in current if d.id not in set(doc_ids)]
+    if not kept:
+        raise InputError(
+            "deleting every document would leave an empty index",
+            "index a new corpus instead; nothing changed",
+        )
+    return kept
