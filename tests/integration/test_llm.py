@@ -265,3 +265,24 @@ def test_two_index_runs_in_one_process_record_their_own_llm_totals(
     assert [t["calls"] for t in totals] == [3, 3] and [e["calls"] for e in extract] == [3, 3]
     assert totals[1]["prompt_tokens"] == totals[0]["prompt_tokens"] > 0
     assert process is not None and process["calls"] == 6
+
+
+def test_an_update_asks_the_model_only_about_new_chunks(
+    server: tuple[str, FakeModel], small_corpus: Path, tmp_path: Path
+) -> None:
+    url, model = server
+    with _llm_workspace(tmp_path / "ws", url) as ws:
+        first = ws.index(small_corpus)
+        chunks = first.stages[1].rows["chunks"]
+        assert len(model.calls) == chunks  # one extraction request per chunk
+        new = tmp_path / "new"
+        new.mkdir()
+        (new / "belle.txt").write_text("Belle Fairfax married Edward Hunt in Lincoln Town.")
+        (new / "dick.txt").write_text("Dick Wilkins was apprenticed to Old Fezziwig in London.")
+        added = ws.add([new])
+        new_chunks = added.stages[1].rows["chunks"] - chunks
+        assert new_chunks == 2 and len(model.calls) == chunks + new_chunks
+        ws.delete(["belle.txt"])
+        assert len(model.calls) == chunks + new_chunks  # a deletion asks nothing
+        names = {e.name for e in ws.loaded().store.entities()}
+        assert "Dick Wilkins" in names and "Belle Fairfax" not in names

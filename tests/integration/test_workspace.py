@@ -113,7 +113,7 @@ def test_a_failed_run_leaves_the_previous_index_answering(
 
     monkeypatch.setattr(small_workspace.extractor, "extract", explode)
     with pytest.raises(KeyboardInterrupt):
-        small_workspace.index(small_corpus)
+        small_workspace.index(small_corpus, full=True)  # full: extract, not reuse the cache
     assert small_workspace.runs.current_id() == before
     failed = [r for r in small_workspace.list_runs() if r.manifest()["status"] == "failed"]
     assert len(failed) == 1 and "KeyboardInterrupt" in failed[0].manifest()["error"]

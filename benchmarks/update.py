@@ -1,0 +1,128 @@
+"""What an update costs next to a full index, in one run.
+
+    .venv/bin/python benchmarks/update.py CORPUS.jsonl [--base N] [--out DIR] [--testset T]
+
+1. a full index of the whole corpus in a fresh workspace (the reference time);
+2. in another workspace: index the first N documents (by id), then sync to the whole corpus
+   (`graphgate index CORPUS`: only the new documents are extracted and embedded);
+3. delete one document; then add it back with `add`;
+4. with ``--testset``: delete five documents that are gold for its questions, ask those
+   questions in every mode and count citations of the deleted documents (must be 0), and
+   compare the graph's counts with a full index of the corpus without them.
+
+Printed: each step's seconds and its share of the full index, the stages' reused counts, and
+whether the synced run's entities, edges and communities equal the full index's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from graphgate import Workspace
+from graphgate.workspace import IndexReport
+
+
+def _rows(corpus: Path) -> list[dict[str, object]]:
+    rows = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines() if line]
+    return sorted(rows, key=lambda r: str(r["id"]))
+
+
+def _write(path: Path, rows: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def _timed(step: str, fn: object) -> tuple[IndexReport, float]:
+    started = time.perf_counter()
+    report = fn()  # type: ignore[operator]
+    return report, time.perf_counter() - started
+
+
+def _stages(report: IndexReport) -> str:
+    return ", ".join(
+        f"{s.name} {s.seconds:.1f}s"
+        + (f" (reused {s.info['reused']})" if "reused" in s.info else "")
+        for s in report.stages
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("corpus", type=Path)
+    parser.add_argument("--base", type=int, default=900)
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--testset", type=Path)
+    args = parser.parse_args()
+    out = args.out or Path(tempfile.mkdtemp(prefix="gg-update-"))
+    rows = _rows(args.corpus)
+    whole = _write(out / "whole.jsonl", rows)
+    base = _write(out / "base.jsonl", rows[: args.base])
+    removed = rows[len(rows) // 2]
+    back = _write(out / "back.jsonl", [removed])
+    results: list[tuple[str, float, IndexReport]] = []
+    with Workspace(out / "full") as ws:
+        report, full_s = _timed("full", lambda: ws.index(whole))
+        results.append((f"full index ({len(rows)} docs)", full_s, report))
+        full_run = ws.runs.current()
+    with Workspace(out / "live") as ws:
+        report, seconds = _timed("base", lambda: ws.index(base))
+        results.append((f"index first {args.base}", seconds, report))
+        report, seconds = _timed("sync", lambda: ws.index(whole))
+        results.append((f"sync to {len(rows)} (+{len(rows) - args.base})", seconds, report))
+        synced = ws.runs.current()
+        same = {
+            name: synced.read_artifact(name).equals(full_run.read_artifact(name))
+            for name in ("entities", "relationships", "communities", "community_reports")
+        }
+        report, seconds = _timed("delete", lambda: ws.delete([str(removed["id"])]))
+        results.append(("delete 1 document", seconds, report))
+        report, seconds = _timed("add", lambda: ws.add([back]))
+        results.append(("add it back", seconds, report))
+        if args.testset is not None:
+            gone_check = _delete_gold(ws, args.testset, rows, out)
+    print("| step | seconds | share of full index | stages |")
+    print("|---|---|---|---|")
+    for step, seconds, report in results:
+        print(f"| {step} | {seconds:.2f} | {seconds / full_s:.1%} | {_stages(report)} |")
+    print(f"\nsynced run equals the full index: {same}")
+    if args.testset is not None:
+        print(gone_check)
+
+
+def _delete_gold(ws: Workspace, testset: Path, rows: list[dict[str, object]], out: Path) -> str:
+    from graphgate.evaluate.testset import load_testset
+    from graphgate.modes import QUERY_MODES
+
+    cases = load_testset(testset)
+    gone: list[str] = []
+    for case in cases:
+        for doc in case.gold_docs:
+            if doc not in gone and len(gone) < 5:
+                gone.append(doc)
+    asked = [c for c in cases if set(c.gold_docs) & set(gone)]
+    ws.delete(gone)
+    cited = 0
+    for case in asked:
+        for mode in QUERY_MODES:
+            answer = ws.query(case.question, mode=mode)
+            cited += sum(c.doc_id in gone for c in answer.citations)
+            cited += sum(c.doc_id in gone for c in answer.retrieval.chunks)
+    counts = ws.status().counts
+    healthy = ws.status().healthy
+    kept = _write(out / "without.jsonl", [r for r in rows if str(r["id"]) not in gone])
+    with Workspace(out / "without") as fresh:
+        fresh.index(kept)
+        expected = fresh.status().counts
+    return (
+        f"deleted {len(gone)} gold documents; {len(asked)} questions x {len(QUERY_MODES)} modes: "
+        f"{cited} citations or chunks of deleted documents; status healthy: {healthy}; "
+        f"counts equal an index built without them: {counts == expected} ({counts})"
+    )
+
+
+if __name__ == "__main__":
+    main()

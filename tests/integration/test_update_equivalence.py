@@ -1,0 +1,152 @@
+"""An update is indistinguishable from a rebuild: random sequences of add, change and delete
+(seeded) end in the same documents, chunks, entities, edges, communities, reports and answers as
+a from-scratch index of the final corpus with the same seed.
+
+Documents are compared without ``version`` and ``source_path``: they record a document's history
+(how often it changed, which file it last came from), which a rebuild cannot know.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from graphgate import Workspace
+from graphgate.runs import Run
+
+PEOPLE = ["Alice Moreau", "Bruno Keller", "Chiara Rossi", "Dmitri Volkov", "Elena Sousa"]
+FIRMS = ["Nordvik Shipping", "Halden Mining", "Corvo Textiles", "Lumen Optics", "Tarn Robotics"]
+CITIES = ["Oslo", "Bergen", "Milan", "Porto", "Lyon"]
+
+
+def _text(rng: random.Random) -> str:
+    person, firm, other = rng.choice(PEOPLE), rng.choice(FIRMS), rng.choice(FIRMS)
+    city, year = rng.choice(CITIES), rng.randint(1990, 2020)
+    return (
+        f"{person} founded {firm} in {city} in {year}. {firm} later bought a stake in {other}. "
+        f"{person} moved to {rng.choice(CITIES)} after {other} opened an office there."
+    )
+
+
+def _write(path: Path, docs: dict[str, str]) -> Path:
+    path.write_text(
+        "".join(
+            json.dumps({"id": i, "title": f"Note {i}", "text": t}) + "\n"
+            for i, t in sorted(docs.items())
+        )
+    )
+    return path
+
+
+TABLES = (
+    "chunks",
+    "mentions",
+    "raw_relations",
+    "entities",
+    "relationships",
+    "communities",
+    "community_reports",
+    "chunk_vectors",
+    "entity_vectors",
+)
+QUESTIONS = [
+    "Who founded Nordvik Shipping?",
+    "Which firm bought a stake in Lumen Optics?",
+    "Where did Elena Sousa move?",
+]
+
+
+def _documents(run: Run) -> pa.Table:
+    return run.read_artifact("documents").drop(["version", "source_path"])
+
+
+def _answers(ws: Workspace) -> list[tuple[str, list[tuple[str, float]], list[str]]]:
+    out = []
+    for mode in ("vector", "local", "hybrid", "global"):
+        for question in QUESTIONS:
+            answer = ws.query(question, mode=mode)
+            chunks = [(c.id, round(c.score, 6)) for c in answer.retrieval.chunks]
+            out.append((mode, chunks, [c.chunk_id for c in answer.citations]))
+    return out
+
+
+@pytest.mark.parametrize("seed", [7, 11])
+def test_random_updates_equal_a_rebuild(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    corpus = {f"d{i}": _text(rng) for i in range(6)}
+    next_id = 6
+    with Workspace(tmp_path / "live") as live:
+        live.index(_write(tmp_path / "start.jsonl", corpus))
+        for step in range(5):
+            action = rng.choice(["add", "change", "delete", "sync"])
+            if action == "add":
+                new = {f"d{next_id}": _text(rng)}
+                next_id += 1
+                corpus.update(new)
+                live.add([_write(tmp_path / f"add{step}.jsonl", new)])
+            elif action == "change":
+                doc = rng.choice(sorted(corpus))
+                corpus[doc] = _text(rng)
+                live.add([_write(tmp_path / f"change{step}.jsonl", {doc: corpus[doc]})])
+            elif action == "delete" and len(corpus) > 2:
+                doc = rng.choice(sorted(corpus))
+                del corpus[doc]
+                live.delete([doc])
+            else:  # declarative: the whole corpus, one document changed and one gone
+                doc = rng.choice(sorted(corpus))
+                corpus[doc] = _text(rng)
+                corpus.pop(rng.choice(sorted(set(corpus) - {doc})))
+                live.index(_write(tmp_path / f"sync{step}.jsonl", corpus))
+        updated = live.runs.current()
+        assert updated.manifest()["parent_run"] is not None
+        updated_answers = _answers(live)
+    with Workspace(tmp_path / "scratch") as scratch:
+        scratch.index(_write(tmp_path / "final.jsonl", corpus))
+        rebuilt = scratch.runs.current()
+        rebuilt_answers = _answers(scratch)
+    assert _documents(updated).equals(_documents(rebuilt))
+    for name in TABLES:
+        assert updated.read_artifact(name).equals(rebuilt.read_artifact(name)), name
+    assert updated_answers == rebuilt_answers
+
+
+def test_updates_reuse_content_and_full_recomputes(tmp_path: Path) -> None:
+    rng = random.Random(3)
+    corpus = {f"d{i}": _text(rng) for i in range(5)}
+    with Workspace(tmp_path / "ws") as ws:
+        first = ws.index(_write(tmp_path / "a.jsonl", corpus))
+        extract = {s.name: s.info for s in first.stages}["extract"]
+        assert extract["reused"] == 0
+        corpus["d9"] = _text(rng)
+        added = ws.add([_write(tmp_path / "b.jsonl", {"d9": corpus["d9"]})])
+        info = {s.name: s.info for s in added.stages}
+        n = info["extract"]["chunks"]
+        assert info["extract"]["reused"] == n - 1  # only the new document's chunk is extracted
+        assert info["embed_chunks"]["reused"] == n - 1
+        assert added.changes == {"added": ["d9"], "changed": [], "removed": [], "unchanged": 5}
+        full = ws.index(_write(tmp_path / "c.jsonl", corpus), full=True)
+        assert {s.name: s.info for s in full.stages}["extract"]["reused"] == 0
+        assert ws.runs.current().read_artifact("entities").equals(
+            ws.runs.get(added.run_id).read_artifact("entities")
+        )
+
+
+def test_bad_updates_change_nothing(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    with Workspace(tmp_path / "ws") as ws:
+        with pytest.raises(Exception, match="no index yet"):
+            ws.delete(["d0"])
+        ws.index(_write(tmp_path / "a.jsonl", {"d0": _text(rng), "d1": _text(rng)}))
+        current = ws.runs.current_id()
+        with pytest.raises(Exception, match="no document 'nope'"):
+            ws.delete(["nope"])
+        with pytest.raises(Exception, match="empty index"):
+            ws.delete(["d0", "d1"])
+        with pytest.raises(Exception, match="corpus path not found"):
+            ws.add([tmp_path / "missing.jsonl"])
+        assert ws.runs.current_id() == current
+        assert len(ws.list_runs()) == 1  # refused before any run was made
