@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from graphgate import Workspace
-from graphgate.workspace import IndexReport
+from graphgate.index.pipeline import IndexReport
 
 
 def _rows(corpus: Path) -> list[dict[str, object]]:
@@ -58,6 +58,7 @@ def main() -> None:
     parser.add_argument("--testset", type=Path)
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="gg-update-"))
+    out.mkdir(parents=True, exist_ok=True)
     rows = _rows(args.corpus)
     whole = _write(out / "whole.jsonl", rows)
     base = _write(out / "base.jsonl", rows[: args.base])

@@ -2,8 +2,9 @@
 
 from graphgate.config import Settings, load_settings
 from graphgate.errors import GraphgateError
+from graphgate.index.pipeline import IndexReport
 from graphgate.query.base import Answer, Citation, RetrievalResult, Retriever
-from graphgate.workspace import IndexReport, Status, Workspace
+from graphgate.workspace import Status, Workspace
 
 __all__ = [
     "Answer",

@@ -22,7 +22,13 @@ from graphgate.gates.runner import baseline_id as stored_baseline
 from graphgate.index.cache import ContentCache
 from graphgate.index.communities import level_sizes
 from graphgate.index.extract_base import Extractor
-from graphgate.index.pipeline import IndexContext, ProgressFactory, StageReport, no_progress
+from graphgate.index.pipeline import (
+    IndexContext,
+    IndexReport,
+    ProgressFactory,
+    execute,
+    no_progress,
+)
 from graphgate.index.stages import PIPELINES
 from graphgate.inputs import check_top_k, check_unicode
 from graphgate.llm.client import LLMClient, ResponseCache, build_llm
@@ -31,7 +37,7 @@ from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.base import Answer, Retriever
 from graphgate.query.loaded import LoadedIndex, check_embedding, open_index
 from graphgate.query.modes import build_retriever
-from graphgate.runs import COMPLETE, FAILED, INTERRUPTED, RUNNING, Run, RunRegistry, finished_now
+from graphgate.runs import COMPLETE, INTERRUPTED, RUNNING, Run, RunRegistry
 from graphgate.store.base import GraphStore
 from graphgate.store.embedded import open_embedded_store
 from graphgate.types import Document, from_table
@@ -46,17 +52,6 @@ def open_embedded(run: Run, settings: Settings) -> GraphStore:
 
 LLM_CACHE = "llm_cache.sqlite"
 CONTENT_CACHE = "content_cache.sqlite"
-
-
-@dataclass(frozen=True)
-class IndexReport:
-    run_id: str
-    pipeline: str
-    stages: list[StageReport]
-    problems: list[dict[str, str]]
-    counts: dict[str, int]
-    seconds: float
-    changes: dict[str, Any] | None = None  # documents added, changed, removed vs the parent
 
 
 @dataclass(frozen=True)
@@ -295,45 +290,21 @@ class Workspace:
             self.content_cache(),
             not full,
         )
-        started = time.perf_counter()
-        spent = contextlib.ExitStack()
-        run_llm = spent.enter_context(ctx.llm.scope()) if ctx.llm is not None else None
         try:
-            with spent:
-                reports = PIPELINES[pipeline].run(ctx)
-        except BaseException as exc:
-            run.update_manifest(
-                status=FAILED, finished_at=finished_now(), error=f"{type(exc).__name__}: {exc}"
-            )
-            if isinstance(exc, ExtractionFailedError) and self.settings.gates.run_on_index:
+            report = execute(PIPELINES[pipeline], ctx)
+        except ExtractionFailedError:
+            if self.settings.gates.run_on_index:
                 # The failed run's verdict, for `graphgate runs`; never in place of the error.
                 with contextlib.suppress(Exception):
                     self.gates(run.run_id)
             raise
-        seconds = time.perf_counter() - started
-        problems: list[dict[str, str]] = reports[0].info.get("problems", []) if reports else []
-        counts: dict[str, int] = next(
-            (r.info["store_counts"] for r in reports if "store_counts" in r.info), {}
-        )
-        run.update_manifest(
-            status=COMPLETE,
-            finished_at=finished_now(),
-            changes=reports[0].info.get("changes") if reports else None,
-            seconds=round(seconds, 3),
-            stages=[r.as_dict() for r in reports],
-            load_problems=problems,
-            counts=counts,
-            embedding={"model": self.embedder.model, "dimension": self.embedder.dimension},
-            llm=run_llm.as_dict() if run_llm is not None else None,
-        )
         self.runs.set_current(run)
         self._close_loaded()
         if self.settings.gates.run_on_index:
             self.gates(run.run_id)
         if self.settings.runs.keep is not None:
             self.prune_runs()
-        changes = reports[0].info.get("changes") if reports else None
-        return IndexReport(run.run_id, pipeline, reports, problems, counts, seconds, changes)
+        return report
 
     # -- quality gates -----------------------------------------------------------------------
     def gates(self, run_id: str | None = None, baseline_id: str | None = None) -> GatesReport:

@@ -21,9 +21,10 @@ from graphgate.cli.common import (
 )
 from graphgate.errors import InputError
 from graphgate.gates.runner import stored_gates
+from graphgate.index.pipeline import IndexReport
 from graphgate.inputs import read_questions, read_text_file
 from graphgate.modes import check_mode, modes_help
-from graphgate.workspace import IndexReport, Workspace
+from graphgate.workspace import Workspace
 
 
 def changes_line(changes: dict[str, Any]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from graphgate.config import Settings
 from graphgate.embed.base import Embedder
 from graphgate.index.cache import ContentCache
 from graphgate.index.extract_base import Extractor
-from graphgate.runs import Run
+from graphgate.runs import COMPLETE, FAILED, Run, finished_now
 from graphgate.types import Document
 
 Advance = Callable[[int], None]
@@ -83,6 +84,17 @@ class StageReport:
 
 
 @dataclass(frozen=True)
+class IndexReport:
+    run_id: str
+    pipeline: str
+    stages: list[StageReport]
+    problems: list[dict[str, str]]
+    counts: dict[str, int]
+    seconds: float
+    changes: dict[str, Any] | None = None  # documents added, changed, removed vs the parent
+
+
+@dataclass(frozen=True)
 class Pipeline:
     name: str
     stages: tuple[Stage, ...]
@@ -122,3 +134,40 @@ class Pipeline:
         table = run.read_artifact(name)
         tables[name] = table
         return table
+
+
+def execute(pipeline: Pipeline, ctx: IndexContext) -> IndexReport:
+    """Every stage of ``pipeline``, its outcome recorded in the run's manifest: complete, with
+    its stages, counts and document changes; or failed, with the error (which is re-raised)."""
+    run = ctx.run
+    started = time.perf_counter()
+    spent = contextlib.ExitStack()
+    run_llm = spent.enter_context(ctx.llm.scope()) if ctx.llm is not None else None
+    try:
+        with spent:
+            reports = pipeline.run(ctx)
+    except BaseException as exc:
+        run.update_manifest(
+            status=FAILED, finished_at=finished_now(), error=f"{type(exc).__name__}: {exc}"
+        )
+        raise
+    seconds = time.perf_counter() - started
+    load = reports[0].info if reports else {}
+    problems: list[dict[str, str]] = load.get("problems", [])
+    counts: dict[str, int] = next(
+        (r.info["store_counts"] for r in reports if "store_counts" in r.info), {}
+    )
+    run.update_manifest(
+        status=COMPLETE,
+        finished_at=finished_now(),
+        changes=load.get("changes"),
+        seconds=round(seconds, 3),
+        stages=[r.as_dict() for r in reports],
+        load_problems=problems,
+        counts=counts,
+        embedding={"model": ctx.embedder.model, "dimension": ctx.embedder.dimension},
+        llm=run_llm.as_dict() if run_llm is not None else None,
+    )
+    return IndexReport(
+        run.run_id, pipeline.name, reports, problems, counts, seconds, load.get("changes")
+    )

@@ -25,11 +25,12 @@ from pydantic import AfterValidator, BaseModel, Field
 
 from graphgate.errors import InputError
 from graphgate.evaluate.records import EvalRecord
+from graphgate.index.pipeline import IndexReport
 from graphgate.inputs import check_top_k, check_unicode, check_unicode_tree
 from graphgate.modes import check_mode, parse_modes
 from graphgate.serve.auth import AccessDenied, Authenticator, Caller
 from graphgate.types import Document, from_table
-from graphgate.workspace import IndexReport, Workspace
+from graphgate.workspace import Workspace
 
 
 def _clean_tree(value: dict[str, Any]) -> dict[str, Any]:
