@@ -17,7 +17,7 @@ from graphgate.config import CommunitySettings, GateSettings
 from graphgate.gates.base import apply_rules
 from graphgate.gates.context import GateContext
 from graphgate.gates.runner import all_gates
-from graphgate.index.communities import detect, stability, undirected_edges
+from graphgate.index.communities import detect, relationship_edges, stability
 from graphgate.index.summarize import CommunitySummarizer
 from graphgate.types import Chunk, Document, Entity, Relationship
 
@@ -90,7 +90,7 @@ def main() -> None:
     args = parser.parse_args()
     ctx = synthetic(args.entities, args.edges, args.entities // 100, seed=0)
     settings = CommunitySettings(max_cluster_size=200)
-    edges = undirected_edges(ctx.relationships)
+    edges = relationship_edges(ctx.relationships)
     ids = [e.id for e in ctx.entities]
     started = time.perf_counter()
     ctx.communities = detect(ids, edges, settings, 0)

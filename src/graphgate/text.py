@@ -8,6 +8,7 @@ when a question names it.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
@@ -48,6 +49,20 @@ def normalise_name(name: str) -> str:
     return " ".join(tokens)
 
 
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def page_keys(title: str) -> list[str]:
+    """The names a document titled ``title`` is the page of: the normalised title, and the
+    same less a trailing parenthesised qualifier ("Robert Young (musician)" is a page of
+    Robert Young)."""
+    keys = [normalise_name(title)]
+    bare = _QUALIFIER.sub("", title)
+    if bare != title:
+        keys.append(normalise_name(bare))
+    return list(dict.fromkeys(k for k in keys if k))
+
+
 _NAME_WORD = re.compile(r"\w+(?:['’]\w+)*")
 
 
@@ -77,6 +92,7 @@ _STOP = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of a word; vocabularies repeat
 def _singular(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"

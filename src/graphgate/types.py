@@ -281,12 +281,19 @@ R = TypeVar("R")
 
 
 def to_table(rows: Sequence[Any], cls: type[Any]) -> pa.Table:
-    """Rows of one record type as an Arrow table with that type's fixed schema."""
-    return pa.Table.from_pylist([dataclasses.asdict(r) for r in rows], schema=SCHEMAS[cls])
+    """Rows of one record type as an Arrow table with that type's fixed schema. Built column by
+    column: the records are flat (lists of scalars at most), so no deep copy is needed."""
+    schema = SCHEMAS[cls]
+    columns = {name: [getattr(r, name) for r in rows] for name in schema.names}
+    return pa.Table.from_pydict(columns, schema=schema)
 
 
 def from_table(table: pa.Table, cls: type[R]) -> list[R]:
-    return [cls(**row) for row in table.to_pylist()]
+    names = table.column_names
+    columns = [table.column(name).to_pylist() for name in names]
+    if names == [f.name for f in dataclasses.fields(cls)]:  # type: ignore[arg-type]
+        return [cls(*values) for values in zip(*columns, strict=True)]
+    return [cls(**dict(zip(names, values, strict=True))) for values in zip(*columns, strict=True)]
 
 
 def vectors_table(ids: Sequence[str], vectors: Any) -> pa.Table:

@@ -16,7 +16,7 @@ from graphgate.config import CommunitySettings
 from graphgate.gates.base import FAIL, PASS, WARN
 from graphgate.gates.context import GateContext, load_context
 from graphgate.gates.runner import GatesReport, evaluate_gates
-from graphgate.index.communities import detect, undirected_edges
+from graphgate.index.communities import detect, relationship_edges
 from graphgate.types import CommunityReport, Relationship
 
 GOLD = [
@@ -127,7 +127,7 @@ def test_over_merging_resolver_shows_a_hub_and_is_named(healthy: Any) -> None:
 
 def test_a_resolution_change_moves_ari_against_the_baseline(healthy: Any) -> None:
     ws, ctx, _ = healthy
-    edges = undirected_edges(ctx.relationships)
+    edges = relationship_edges(ctx.relationships)
     ids = [e.id for e in ctx.entities]
     coarse = detect(ids, edges, CommunitySettings(resolution=0.05), 0)
     fine = detect(ids, edges, CommunitySettings(resolution=5.0), 0)

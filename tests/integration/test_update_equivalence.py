@@ -130,8 +130,10 @@ def test_updates_reuse_content_and_full_recomputes(tmp_path: Path) -> None:
         assert added.changes == {"added": ["d9"], "changed": [], "removed": [], "unchanged": 5}
         full = ws.index(_write(tmp_path / "c.jsonl", corpus), full=True)
         assert {s.name: s.info for s in full.stages}["extract"]["reused"] == 0
-        assert ws.runs.current().read_artifact("entities").equals(
-            ws.runs.get(added.run_id).read_artifact("entities")
+        assert (
+            ws.runs.current()
+            .read_artifact("entities")
+            .equals(ws.runs.get(added.run_id).read_artifact("entities"))
         )
 
 

@@ -9,8 +9,8 @@ from graphgate.index.communities import (
     community_id,
     detect,
     leaf_partition,
+    relationship_edges,
     stability,
-    undirected_edges,
 )
 from graphgate.types import Relationship
 
@@ -100,7 +100,7 @@ def test_undirected_edges_sum_both_directions() -> None:
         Relationship("2", "b", "a", "q", "svo", 1.0, ""),
         Relationship("3", "a", "a", "p", "svo", 1.0, ""),
     ]
-    assert undirected_edges(rels) == [("a", "b", 3.0)]
+    assert relationship_edges(rels) == [("a", "b", 3.0)]
 
 
 def test_a_large_max_cluster_size_keeps_one_level() -> None:

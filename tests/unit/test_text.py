@@ -5,6 +5,7 @@ from graphgate.text import (
     content_words,
     first_sentence,
     normalise_name,
+    page_keys,
     sentence_spans,
     terminated,
 )
@@ -41,3 +42,11 @@ def test_first_sentence_skips_abbreviations_and_initials() -> None:
 def test_words_and_names() -> None:
     assert content_words("Who founded the companies?") == ["founded", "company"]
     assert normalise_name("The Acme Corp.") == "acme"
+
+
+def test_a_page_is_also_the_page_of_its_title_less_a_qualifier() -> None:
+    assert page_keys("Robert Young (musician)") == ["robert young musician", "robert young"]
+    assert page_keys("The Dandy Warhols") == ["dandy warhols"]
+    assert page_keys("Annual report (2023) draft") == ["annual report 2023 draft"]  # not trailing
+    assert page_keys("(film)") == ["film"]
+    assert page_keys("") == []

@@ -43,6 +43,8 @@ class SummaryGate:
         relation_cov: list[float] = []
         hallucinated: list[dict[str, str]] = []
         words_of: dict[str, set[str]] = {}
+        described: dict[str, set[str]] = {}  # an entity is in a report at every level
+        stated: dict[str, set[str]] = {}  # so is a relation
         for report in ctx.reports:
             community = communities.get(report.community_id)
             if community is None:
@@ -66,22 +68,20 @@ class SummaryGate:
                     )
                     / len(internal)
                 )
-            sources = [
-                set(content_words(entities[m].description)) for m in members if m in entities
-            ]
-            sources += [
-                set(
-                    content_words(
-                        relation_sentence(
-                            entities[r.source_id].name,
-                            r.predicate,
-                            entities[r.target_id].name,
-                            r.weight,
-                        )
+            for m in members - described.keys():
+                if m in entities:
+                    described[m] = set(content_words(entities[m].description))
+            sources = [described[m] for m in members if m in described]
+            for r in internal:
+                if r.id not in stated:
+                    sentence = relation_sentence(
+                        entities[r.source_id].name,
+                        r.predicate,
+                        entities[r.target_id].name,
+                        r.weight,
                     )
-                )
-                for r in internal
-            ]
+                    stated[r.id] = set(content_words(sentence))
+            sources += [stated[r.id] for r in internal]
             sources += [chunk_words[c] for c in report.chunk_ids if c in chunk_words]
             for claim in report_claims(report):
                 if not _supported(set(content_words(claim)), sources):

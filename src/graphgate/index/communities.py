@@ -28,14 +28,26 @@ def community_id(level: int, members: Sequence[str]) -> str:
     return f"k{level}_{digest}"
 
 
-def undirected_edges(relationships: Sequence[Relationship]) -> list[Edge]:
-    """One weighted edge per entity pair (relations in both directions and of every kind)."""
-    weights: dict[tuple[str, str], float] = defaultdict(float)
-    for r in relationships:
-        a, b = sorted((r.source_id, r.target_id))
+def undirected_edges(
+    sources: Sequence[str], targets: Sequence[str], weights: Sequence[float]
+) -> list[Edge]:
+    """One weighted edge per entity pair (relations in both directions and of every kind), from
+    the relationships' columns."""
+    pairs: dict[tuple[str, str], float] = defaultdict(float)
+    for source, target, weight in zip(sources, targets, weights, strict=True):
+        a, b = sorted((source, target))
         if a != b:
-            weights[(a, b)] += r.weight
-    return [(a, b, w) for (a, b), w in sorted(weights.items())]
+            pairs[(a, b)] += weight
+    return [(a, b, w) for (a, b), w in sorted(pairs.items())]
+
+
+def relationship_edges(relationships: Sequence[Relationship]) -> list[Edge]:
+    """:func:`undirected_edges` of relationship records."""
+    return undirected_edges(
+        [r.source_id for r in relationships],
+        [r.target_id for r in relationships],
+        [r.weight for r in relationships],
+    )
 
 
 @dataclass(frozen=True)

@@ -172,8 +172,11 @@ class EntityResolver:
 
 def _group_mentions(mentions: Sequence[Mention]) -> dict[str, _Group]:
     groups: dict[str, _Group] = {}
+    keys: dict[str, str] = {}
     for m in mentions:
-        key = normalise_name(m.name)
+        key = keys.get(m.name)
+        if key is None:
+            key = keys[m.name] = normalise_name(m.name)
         if not key:
             continue
         g = groups.get(key)
@@ -203,9 +206,16 @@ def _relationships(
         docs: set[str] = field(default_factory=set)
 
     acc: dict[tuple[str, str, str, str | None, str | None], _Acc] = {}
+    ids: dict[str, str | None] = {}  # surface name -> entity id (names repeat across relations)
+
+    def entity_of(name: str) -> str | None:
+        if name not in ids:
+            ids[name] = key_to_id.get(normalise_name(name))
+        return ids[name]
+
     for r in relations:
-        source = key_to_id.get(normalise_name(r.source_name))
-        target = key_to_id.get(normalise_name(r.target_name))
+        source = entity_of(r.source_name)
+        target = entity_of(r.target_name)
         if source is None or target is None or source == target:
             continue
         if r.kind == "cooccurrence" and target < source:

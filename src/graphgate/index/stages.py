@@ -238,10 +238,12 @@ def embed_entities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> Stag
 
 
 def communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
-    entities = from_table(tables["entities"], Entity)
-    edges = undirected_edges(from_table(tables["relationships"], Relationship))
+    relationships = tables["relationships"]
+    edges = undirected_edges(
+        *(relationships[c].to_pylist() for c in ("source_id", "target_id", "weight"))
+    )
     settings, seed = ctx.settings.communities, ctx.settings.seed
-    ids = [e.id for e in entities]
+    ids = tables["entities"]["id"].to_pylist()
     chosen = detect(ids, edges, settings, seed)
     levels = sorted({c.level for c in chosen})
     info = {

@@ -88,7 +88,8 @@ class GraphStore(Protocol):
     def entities_in_chunk(self, chunk_id: str) -> list[str]: ...
 
     def entity_pages(self, name: str) -> list[str]:
-        """Documents whose title normalises as ``name`` (an entity's own page), by id."""
+        """Documents whose title normalises as ``name``, also less a trailing parenthesised
+        qualifier (graphgate.text.page_keys): an entity's own pages, by id."""
         ...
 
     def first_chunk(self, doc_id: str) -> str | None: ...

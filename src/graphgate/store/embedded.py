@@ -22,7 +22,7 @@ from graphgate.runs import Run
 from graphgate.store.base import Hit, ProjectionEdges, SearchKind
 from graphgate.store.build import build_search_indexes, open_store, search_indexes_present
 from graphgate.store.ladybug_store import LadybugGraphStore
-from graphgate.text import normalise_name
+from graphgate.text import normalise_name, page_keys
 from graphgate.types import (
     Chunk,
     Community,
@@ -64,8 +64,7 @@ class EmbeddedGraphStore:
             self._touching[r.target_id].append(i)
         self._pages: dict[str, list[str]] = defaultdict(list)
         for doc in sorted(tables["documents"].select(["id", "title"]).to_pylist(), key=_by_id):
-            key = normalise_name(doc["title"])
-            if key:
+            for key in page_keys(doc["title"]):
                 self._pages[key].append(doc["id"])
         self._metadata = {
             doc["id"]: json.loads(doc["metadata_json"] or "{}")
