@@ -144,6 +144,32 @@ class VectorSettings(BaseModel):
     exact_below: int = Field(20_000, ge=0)
 
 
+def _functional() -> dict[str, Literal["source", "target"]]:
+    return {
+        "executive_of": "target",
+        "ceo_of": "target",
+        "chief_executive_of": "target",
+        "president_of": "target",
+        "mayor_of": "target",
+        "chairman_of": "target",
+        "headquartered_in": "source",
+        "headquarters_in": "source",
+        "capital_of": "target",
+        "married_to": "source",
+        "spouse_of": "source",
+    }
+
+
+class TruthSettings(BaseModel):
+    # Relations that hold one value at a time, by predicate (as extracted, lower case with
+    # underscores) -> the end that has one value: "target" (a company has one chief executive
+    # at a time: X executive_of Y) or "source" (a company has one headquarters).
+    functional: dict[str, Literal["source", "target"]] = Field(default_factory=_functional)
+    # Numeric attributes ("120 metres tall" vs "135 metres tall") conflict beyond this relative
+    # difference.
+    tolerance: float = Field(0.02, ge=0.0, le=1.0)
+
+
 class QuerySettings(BaseModel):
     mode: str = DEFAULT_MODE  # one of graphgate.modes.QUERY_MODES
     top_k_chunks: int = Field(5, ge=1)
@@ -173,6 +199,8 @@ class QuerySettings(BaseModel):
     # named value's documents right after its head. MultiHop-RAG doc recall@5 0.799 -> 0.832.
     cover_fields: list[str] = Field(default_factory=lambda: ["source", "author"])
     rrf_k: int = Field(60, ge=1)
+    # Rank what every mode retrieved at the time the question names (or as_of): query/temporal.
+    temporal: bool = True
     # Then the best local (graph walk) chunks not yet placed: the second hop of a question
     # whose bridge is not a page, which fusion ranks below passages that merely share words.
     hybrid_graph_slots: int = Field(0, ge=0)
@@ -351,6 +379,7 @@ class Settings(BaseSettings):
     chunk: ChunkSettings = ChunkSettings()
     extract: ExtractSettings = ExtractSettings()
     resolve: ResolveSettings = ResolveSettings()
+    truth: TruthSettings = TruthSettings()
     communities: CommunitySettings = CommunitySettings()
     embed: EmbedSettings = EmbedSettings()
     vectors: VectorSettings = VectorSettings()

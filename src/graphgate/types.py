@@ -38,6 +38,7 @@ class Chunk:
     start: int  # character offset into the document text
     end: int
     n_tokens: int
+    date: str | None = None  # its document's date (dates.document_date), at its precision
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,33 @@ class Relationship:
     doc_ids: list[str] = field(default_factory=list)
     valid_from: str | None = None
     valid_to: str | None = None
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Two statements that cannot both hold: one subject, a functional relation or a numeric
+    attribute, different values, overlapping time. Each side keeps where it was said (document,
+    chunk, character span of the sentence in the document) and the document's date."""
+
+    id: str
+    kind: str  # "relation" | "attribute"
+    subject_id: str
+    subject: str
+    about: str  # the predicate or the attribute ("height")
+    a_value: str
+    a_chunk_id: str
+    a_doc_id: str
+    a_start: int
+    a_end: int
+    a_text: str
+    a_date: str | None
+    b_value: str
+    b_chunk_id: str
+    b_doc_id: str
+    b_start: int
+    b_end: int
+    b_text: str
+    b_date: str | None
 
 
 @dataclass(frozen=True)
@@ -262,6 +290,7 @@ _RECORDS = (
     Community,
     CommunityReport,
     CommunityNode,
+    Conflict,
 )
 SCHEMAS: dict[type[Any], pa.Schema] = {cls: arrow_schema(cls) for cls in _RECORDS}
 
@@ -275,6 +304,7 @@ ARTIFACTS: dict[str, type[Any]] = {
     "relationships": Relationship,
     "communities": Community,
     "community_reports": CommunityReport,
+    "conflicts": Conflict,
 }
 
 R = TypeVar("R")

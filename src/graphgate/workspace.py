@@ -34,7 +34,8 @@ from graphgate.inputs import check_top_k, check_unicode
 from graphgate.llm.client import LLMClient, ResponseCache, build_llm
 from graphgate.modes import QUERY_MODES, parse_modes
 from graphgate.query.answer import ExtractiveAnswerer
-from graphgate.query.base import Answer, Retriever
+from graphgate.query.base import Answer
+from graphgate.query.conflicts import ConflictRetriever
 from graphgate.query.loaded import LoadedIndex, check_embedding, open_index
 from graphgate.query.modes import build_retriever
 from graphgate.runs import COMPLETE, INTERRUPTED, RUNNING, Run, RunRegistry
@@ -407,17 +408,25 @@ class Workspace:
             )
         return self._loaded
 
-    def retriever(self, mode: str | None = None) -> Retriever:
+    def retriever(self, mode: str | None = None) -> ConflictRetriever:
         return build_retriever(mode or self.settings.query.mode, self.loaded(), self.settings.query)
 
-    def query(self, question: str, mode: str | None = None, top_k: int | None = None) -> Answer:
+    def query(
+        self,
+        question: str,
+        mode: str | None = None,
+        top_k: int | None = None,
+        as_of: str | None = None,
+    ) -> Answer:
+        """``as_of`` (a date: 2016, 2016-03, 2016-03-31, "March 2016") answers for that time;
+        without it, for the time the question names, if any."""
         if not question.strip():
             raise GraphgateError("the question is empty", "ask a question")
         check_unicode(question, "the question")
         check_top_k(top_k)
         started = time.perf_counter()
         retriever = self.retriever(mode)
-        result = retriever.retrieve(question, top_k)
+        result = retriever.retrieve(question, top_k, as_of=as_of)
         retrieved = time.perf_counter()
         answer = self.answerer().answer(result, self.loaded().run.run_id)
         done = time.perf_counter()
@@ -430,10 +439,14 @@ class Workspace:
         return answer
 
     def query_batch(
-        self, questions: Iterable[str], mode: str | None = None, top_k: int | None = None
+        self,
+        questions: Iterable[str],
+        mode: str | None = None,
+        top_k: int | None = None,
+        as_of: str | None = None,
     ) -> Iterator[Answer]:
         for question in questions:
-            yield self.query(question, mode, top_k)
+            yield self.query(question, mode, top_k, as_of)
 
     # -- status ------------------------------------------------------------------------------
     def status(self) -> Status:

@@ -63,6 +63,10 @@ def test_bad_requests_get_4xx_and_change_nothing(api: tuple[str, Path]) -> None:
         assert client.post("/query", json={"question": "x" * 10_000_000}).status_code == 413
         assert client.post("/query", json={"question": "x" * 5000}).status_code == 422
         assert client.post("/query", json={"question": "hi", "mode": "psychic"}).status_code == 422
+        late = client.post("/query", json={"question": "Who is Fred?", "as_of": "someday"})
+        assert late.status_code == 422 and "YYYY-MM-DD" in late.json()["detail"]
+        dated = client.post("/query", json={"question": "Who is Fred?", "as_of": "1843"}).json()
+        assert dated["time"]["label"] == "as of 1843"
         docs = {"documents": [{"id": "n", "text": "New text."}]}
         assert client.post("/documents", json=docs).status_code == 401
         assert (

@@ -102,7 +102,7 @@ def test_versions_bump_only_when_content_changes(small_corpus: Path) -> None:
 
 
 def test_html_to_text_drops_scripts() -> None:
-    title, text = html_to_text("<title>T</title><script>var x=1;</script><p>Hi &amp; bye</p>")
+    title, text, _ = html_to_text("<title>T</title><script>var x=1;</script><p>Hi &amp; bye</p>")
     assert title == "T" and text == "Hi & bye"
 
 

@@ -189,6 +189,14 @@ def query(
     batch: Annotated[
         Path | None, typer.Option(help="One question a line, or test-set JSONL.")
     ] = None,
+    as_of: Annotated[
+        str | None,
+        typer.Option(
+            "--as-of",
+            help="Answer for this date (2016, 2016-03, 2016-03-31, 'March 2016'); default: the "
+            "time the question names, if any.",
+        ),
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Answer a question (or a file of them) from the current run, with citations."""
@@ -199,13 +207,13 @@ def query(
         if batch is not None:
             lines = read_text_file(batch, "question file").splitlines()
             for qid, q in read_questions(lines):
-                row: dict[str, Any] = ws.query(q, mode, top_k).to_dict()
+                row: dict[str, Any] = ws.query(q, mode, top_k, as_of).to_dict()
                 if qid is not None:
                     row = {"id": qid, **row}
                 print(json.dumps(row, ensure_ascii=False), flush=True)
             return
         assert question is not None
-        answer = ws.query(question, mode, top_k)
+        answer = ws.query(question, mode, top_k, as_of)
     if json_out:
         print(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False))
         return

@@ -15,12 +15,15 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from graphgate.config import EvalSettings
+from graphgate.dates import question_time
 from graphgate.errors import InputError
 from graphgate.evaluate.judge import Judge
 from graphgate.evaluate.metrics import ranked_docs, retrieval_metrics
 from graphgate.evaluate.records import EvalRecord, parse_record
 from graphgate.evaluate.testset import TestCase
 from graphgate.query.base import Answer, RetrievalResult, Retriever
+from graphgate.query.conflicts import ConflictRetriever
+from graphgate.query.temporal import TemporalRetriever
 
 RESULTS = "results.jsonl"
 SUMMARY = "summary.json"
@@ -76,7 +79,14 @@ class EvalHarness:
 
     def evaluate(self, case: TestCase, mode: str) -> EvalRecord:
         started = time.perf_counter()
-        result = self.retrievers[mode].retrieve(case.question, self.settings.top_k)
+        retriever = self.retrievers[mode]
+        if isinstance(retriever, ConflictRetriever | TemporalRetriever):
+            # The time the question itself names is the more precise ("from 2004 to 2005" over
+            # a case's as_of of 2004); the case's as_of serves questions that name none.
+            as_of = None if question_time(case.question) is not None else case.as_of
+            result = retriever.retrieve(case.question, self.settings.top_k, as_of=as_of)
+        else:
+            result = retriever.retrieve(case.question, self.settings.top_k)
         retrieved_at = time.perf_counter()
         metrics = retrieval_metrics(case, result)
         answer = self.generator.answer(result, self.run_id)

@@ -10,6 +10,7 @@ from typing import Protocol
 
 from graphgate.evaluate.testset import TestCase
 from graphgate.query.base import Answer, RetrievalResult
+from graphgate.query.temporal import CONTRADICTS, sentence_fit
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
@@ -117,6 +118,12 @@ class Judgement:
     key_fact_coverage: float | None
     grounding: float | None
     citation_coverage: float | None
+    # Contradiction cases: every gold answer in the answer; every conflicting (wrong) answer the
+    # answer mentions is flagged as disputed (or it is left out).
+    all_answers_surfaced: float | None = None
+    misinformation_flagged: float | None = None
+    # Questions about a time: the share of cited sentences whose dates do not contradict it.
+    valid_at_time: float | None = None
 
     def as_metrics(self) -> dict[str, float | None]:
         return {
@@ -126,7 +133,19 @@ class Judgement:
             "key_fact_coverage": self.key_fact_coverage,
             "grounding": self.grounding,
             "citation_coverage": self.citation_coverage,
+            "all_answers_surfaced": self.all_answers_surfaced,
+            "misinformation_flagged": self.misinformation_flagged,
+            "valid_at_time": self.valid_at_time,
         }
+
+
+_DISPUTED = re.compile(r"disagree|conflict|contradict|dispute|differ", re.IGNORECASE)
+
+
+def _flagged(text: str, claim: str) -> bool:
+    """``claim`` is absent from the answer, or every line that states it says it is disputed."""
+    lines = [line for line in text.splitlines() if _contains(line, claim)]
+    return all(_DISPUTED.search(line) for line in lines)
 
 
 class Judge(Protocol):
@@ -172,4 +191,15 @@ class DeterministicJudge:
             if answer.citations
             else None
         )
-        return Judgement(correct, exact, f1, coverage, grounding, citation_coverage)
+        surfaced = flagged = None
+        if case.conflicting_answers:
+            surfaced = float(all(_contains(text, g) for g in golds)) if golds else None
+            flagged = float(all(_flagged(text, wrong) for wrong in case.conflicting_answers))
+        valid = None
+        if answer.retrieval.time is not None and answer.citations:
+            asked = answer.retrieval.time
+            fits = [sentence_fit(c.text, asked)[0] != CONTRADICTS for c in answer.citations]
+            valid = sum(fits) / len(fits)
+        return Judgement(
+            correct, exact, f1, coverage, grounding, citation_coverage, surfaced, flagged, valid
+        )

@@ -4,6 +4,7 @@ stay deterministic, since they are checkable against the retrieved context."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from graphgate.evaluate.judge import DeterministicJudge, Judgement
@@ -37,14 +38,7 @@ class LLMJudge:
         votes = [self._vote(case, answer, trial) for trial in range(self.trials)]
         counted = [v for v in votes if v is not None]
         correct = sum(counted) * 2 > len(counted) if counted else base.correct
-        return Judgement(
-            correct,
-            base.exact_match,
-            base.token_f1,
-            base.key_fact_coverage,
-            base.grounding,
-            base.citation_coverage,
-        )
+        return replace(base, correct=correct)
 
     def _vote(self, case: TestCase, answer: Answer, trial: int) -> bool | None:
         user = (

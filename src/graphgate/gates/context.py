@@ -15,6 +15,7 @@ from graphgate.types import (
     Chunk,
     Community,
     CommunityReport,
+    Conflict,
     Document,
     Entity,
     Relationship,
@@ -41,6 +42,7 @@ class GateContext:
     # The extract stage's report ({} while it has not reported); None when the run's pipeline
     # extracts nothing (vector-only), so entity counts are not judged there.
     extraction: dict[str, Any] | None = field(default_factory=dict)
+    conflicts: list[Conflict] = field(default_factory=list)
 
 
 def read_gold_triples(path: Path) -> list[Triple]:
@@ -107,6 +109,7 @@ def load_context(run: Run, settings: GateSettings, baseline: Run | None = None) 
         relationships=_table(run, "relationships", Relationship),
         communities=_table(run, "communities", Community),
         reports=_table(run, "community_reports", CommunityReport),
+        conflicts=_table(run, "conflicts", Conflict),
         stability=stability,
         gold_triples=gold,
         eval_summary=parse_summary(summary_path.read_text(), str(summary_path))

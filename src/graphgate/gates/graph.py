@@ -53,6 +53,8 @@ class GraphGate:
             "degree_max": float(degree.max()) if n else None,
             "hub_share": float(degree.max()) / total_degree if total_degree else None,
             "components": components,
+            # Statements that cannot both hold (index/truth.py): surfaced, not judged.
+            "conflicts": float(len(ctx.conflicts)) if ctx.extraction is not None else None,
         }
         details: dict[str, object] = {}
         if n and total_degree:

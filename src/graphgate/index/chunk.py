@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 
 from graphgate.config import ChunkSettings
+from graphgate.dates import document_date
 from graphgate.types import Chunk, Document
 
 _TOKEN = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]", re.UNICODE)
@@ -27,6 +29,8 @@ def chunk_document(doc: Document, settings: ChunkSettings) -> list[Chunk]:
     spans = tokenize_spans(doc.text)
     if not spans:
         return []
+    dated = document_date(json.loads(doc.metadata_json or "{}"))
+    day = dated.iso if dated is not None else None
     size = settings.size_tokens
     overlap = min(settings.overlap_tokens, size // 2)
     chunks: list[Chunk] = []
@@ -45,6 +49,7 @@ def chunk_document(doc: Document, settings: ChunkSettings) -> list[Chunk]:
                 start=start_char,
                 end=end_char,
                 n_tokens=end - begin,
+                date=day,
             )
         )
         if end >= len(spans):

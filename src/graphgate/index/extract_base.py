@@ -19,6 +19,7 @@ class Extraction:
 
 class Extractor(Protocol):
     name: str
+    revision: str  # changes when the same input would give a different output (cache key)
 
     def extract(self, chunks: Sequence[Chunk], progress: Progress | None = None) -> Extraction: ...
 

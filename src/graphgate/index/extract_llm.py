@@ -116,6 +116,7 @@ def validate(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str,
 
 class LlmExtractor:
     name = "llm"
+    revision = "1"
 
     def __init__(self, settings: ExtractSettings, client: LLMClient, hints: NlpExtractor) -> None:
         self.settings = settings

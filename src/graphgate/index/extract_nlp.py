@@ -8,6 +8,7 @@ from itertools import combinations
 from typing import Any
 
 from graphgate.config import ExtractSettings
+from graphgate.dates import dates_in
 from graphgate.errors import ConfigError
 from graphgate.index.extract_base import Extraction, Progress
 from graphgate.index.workers import ordered_map
@@ -16,7 +17,7 @@ from graphgate.types import CONCEPT, COOCCURS, Chunk, Mention, RawRelation
 _PARALLEL_FROM = 200
 _SUBJECTS = {"nsubj", "nsubjpass"}
 _OBJECTS = {"dobj", "attr", "oprd", "dative"}
-_YEAR = re.compile(r"\b(1[0-9]{3}|2[0-9]{3})\b")
+_ROLES = {"attr", "oprd"}
 _STARTS = {"since", "from", "in", "on"}
 _ENDS = {"until", "till", "through", "to"}
 _LEADING = re.compile(r"^(the|a|an)\s+", re.IGNORECASE)
@@ -35,6 +36,9 @@ class NlpExtractor:
     """Deterministic for a given spaCy model and text; nothing leaves the machine."""
 
     name = "nlp"
+    # Bumped whenever the same text and settings would extract differently: it is part of the
+    # content-cache key, so cached extractions of an older revision are not reused.
+    revision = "4"
 
     def __init__(self, settings: ExtractSettings) -> None:
         self.settings = settings
@@ -155,6 +159,9 @@ class NlpExtractor:
             start, end = time_bounds(verb)
             for child in verb.children:
                 objects, predicate, reverse = _objects(child, lemma, passive, token_entity)
+                when = (start, end)
+                if objects and when == (None, None) and child.dep_ in _ROLES:
+                    when = time_bounds(child)  # "mayor of Bergen from 1990 to 1994"
                 for subject in subjects:
                     for obj in objects:
                         if obj == subject:
@@ -168,8 +175,7 @@ class NlpExtractor:
                             predicate,
                             "svo",
                             sentence,
-                            start,
-                            end,
+                            *when,
                         )
 
 
@@ -178,6 +184,16 @@ def _objects(
 ) -> tuple[list[str], str, bool]:
     """Entities a verb's child points at, the predicate, and whether the edge runs backwards
     (the agent of a passive verb is the source: "GitHub was acquired by Microsoft")."""
+    role = child
+    if child.dep_ == "prep" and child.lower_ == "as":  # "succeeded Berg as chief executive of X"
+        role = next((p for p in child.children if p.dep_ == "pobj"), child)
+    if (child.dep_ in _ROLES or role is not child) and role.i not in token_entity:
+        # A role held at an entity: "was mayor of Bergen", "was elected chief executive of X".
+        for prep in (c for c in role.children if c.dep_ == "prep" and role.pos_ == "NOUN"):
+            pobjs = [p for p in prep.children if p.dep_ == "pobj"]
+            objects = [o for p in pobjs for o in _with_conjuncts(p, token_entity)]
+            if objects:
+                return objects, f"{role.lemma_.lower()}_{prep.lower_}", False
     if child.dep_ in _OBJECTS:
         return _with_conjuncts(child, token_entity), lemma, False
     if child.dep_ == "agent" and passive:
@@ -190,8 +206,9 @@ def _objects(
 
 
 def time_bounds(verb: Any) -> tuple[str | None, str | None]:
-    """(valid_from, valid_to) years from the verb's time phrases: "from 1990 to 1995",
-    "since 2004", "until 2010", "In 2001, ..."; None where the sentence states none."""
+    """(valid_from, valid_to) from the verb's time phrases, at the precision written ("from
+    1990 to 1995", "since March 2004", "until 5 May 2010", "In 2001, ..."); None where the
+    sentence states none."""
     start: str | None = None
     end: str | None = None
     preps = [c for c in verb.children if c.dep_ == "prep"]
@@ -210,13 +227,13 @@ def time_bounds(verb: Any) -> tuple[str | None, str | None]:
         if word not in _STARTS | _ENDS or not objects:
             continue
         phrase = " ".join(t.text for t in objects[0].subtree)
-        match = _YEAR.search(phrase)
-        if match is None:
+        found = dates_in(phrase)
+        if not found:
             continue
         if word in _STARTS and start is None:
-            start = match.group(1)
+            start = found[0][0].iso
         elif word in _ENDS and end is None:
-            end = match.group(1)
+            end = found[0][0].iso
     return start, end
 
 

@@ -36,6 +36,23 @@ class LoadResult:
     problems: list[LoadProblem]
 
 
+# <meta name|property|itemprop=...> values kept as document metadata, by the key they fill.
+_META = {
+    "date": "date",
+    "dc.date": "date",
+    "dcterms.date": "date",
+    "article:published_time": "date",
+    "pubdate": "date",
+    "publishdate": "date",
+    "publish-date": "date",
+    "datepublished": "date",
+    "author": "author",
+    "article:author": "author",
+    "dc.creator": "author",
+    "og:site_name": "source",
+}
+
+
 class _TextExtractor(HTMLParser):
     _SKIP = frozenset({"script", "style", "head", "title"})
 
@@ -43,9 +60,17 @@ class _TextExtractor(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.title = ""
+        self.metadata: dict[str, str] = {}
         self._stack: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "meta":
+            values = {k.lower(): (v or "") for k, v in attrs}
+            name = values.get("name") or values.get("property") or values.get("itemprop") or ""
+            key = _META.get(name.lower())
+            if key and values.get("content", "").strip() and key not in self.metadata:
+                self.metadata[key] = values["content"].strip()
+            return  # a void element: nothing nests in it
         self._stack.append(tag)
         if tag in {"p", "br", "div", "li", "h1", "h2", "h3", "h4", "tr"}:
             self.parts.append("\n")
@@ -62,14 +87,33 @@ class _TextExtractor(HTMLParser):
             self.parts.append(data)
 
 
-def html_to_text(markup: str) -> tuple[str, str]:
-    """(title, text) of an HTML page, scripts and styles removed."""
+def html_to_text(markup: str) -> tuple[str, str, dict[str, str]]:
+    """(title, text, metadata) of an HTML page, scripts and styles removed; metadata from its
+    <meta> date, author and site name."""
     parser = _TextExtractor()
     parser.feed(markup)
     text = html.unescape("".join(parser.parts))
     text = re.sub(r"[ \t]+", " ", text)
     text = re.sub(r"\n\s*\n+", "\n\n", text).strip()
-    return parser.title, text
+    return parser.title, text, parser.metadata
+
+
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
+_FRONT_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
+
+
+def front_matter(text: str) -> tuple[dict[str, str], str]:
+    """(metadata, body) of a Markdown file: the ``key: value`` lines of a leading ``---`` block
+    (scalars only; quotes removed), and the text after it."""
+    match = _FRONT_MATTER.match(text)
+    if match is None:
+        return {}, text
+    metadata: dict[str, str] = {}
+    for line in match.group(1).splitlines():
+        found = _FRONT_LINE.match(line)
+        if found and found.group(2):
+            metadata[found.group(1).lower()] = found.group(2).strip("\"'")
+    return metadata, text[match.end() :]
 
 
 def _sha256(text: str) -> str:
@@ -193,12 +237,17 @@ class CorpusLoader:
         except OSError as exc:
             return LoadProblem(str(file), f"cannot read: {exc.strerror}", "check permissions")
         title = file.stem
+        metadata: dict[str, str] = {}
         if file.suffix.lower() in {".html", ".htm"}:
-            page_title, text = html_to_text(text)
+            page_title, text, metadata = html_to_text(text)
             title = page_title or title
+        elif file.suffix.lower() in {".md", ".markdown"}:
+            metadata, text = front_matter(text)
+            title = metadata.pop("title", "") or title
         if not text.strip():
             return LoadProblem(str(file), "empty document", "remove it or add text")
-        return Document(doc_id, title, text, _sha256(text), 1, size, str(file))
+        meta_json = json.dumps(metadata, sort_keys=True, ensure_ascii=False)
+        return Document(doc_id, title, text, _sha256(text), 1, size, str(file), meta_json)
 
     def _read_jsonl(self, file: Path) -> Iterator[Document | LoadProblem]:
         try:

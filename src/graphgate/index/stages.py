@@ -24,6 +24,12 @@ from graphgate.index.load import CorpusLoader, versioned
 from graphgate.index.pipeline import IndexContext, Pipeline, Stage, StageOutput
 from graphgate.index.resolve import EntityResolver
 from graphgate.index.summarize import CommunitySummarizer
+from graphgate.index.truth import (
+    attribute_statements,
+    find_conflicts,
+    relation_statements,
+    supersede,
+)
 from graphgate.index.update import changes_between
 from graphgate.store.build import write_store
 from graphgate.text import document_headers, in_context
@@ -31,6 +37,7 @@ from graphgate.types import (
     Chunk,
     Community,
     CommunityReport,
+    Conflict,
     Document,
     Entity,
     Mention,
@@ -69,7 +76,7 @@ def extract_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput
     # cached by those; the LLM extractor's answers are cached by request in the LLM cache.
     cache = ctx.cache if ctx.extractor.name == "nlp" else None
     settings = ctx.settings.extract.model_dump_json(exclude={"batch_size", "processes"})
-    fingerprint = extractor_fingerprint(ctx.extractor.name, settings)
+    fingerprint = extractor_fingerprint(f"{ctx.extractor.name}/{ctx.extractor.revision}", settings)
     keys = [content_key(fingerprint, c.text) for c in chunks]
     found = cache.get_many("extraction", keys) if cache is not None and ctx.reuse else {}
     todo = [c for c, key in zip(chunks, keys, strict=True) if key not in found]
@@ -158,13 +165,31 @@ def resolve_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput
         from_table(tables["raw_relations"], RawRelation),
         dict(zip(ids, matrix, strict=True)),
     )
+    relationships = supersede(result.relationships, ctx.settings.truth.functional)
+    closed = sum(a is not b for a, b in zip(result.relationships, relationships, strict=True))
     return StageOutput(
         {
             "entities": to_table(result.entities, Entity),
-            "relationships": to_table(result.relationships, Relationship),
+            "relationships": to_table(relationships, Relationship),
         },
-        {"merged_by_embedding": result.merged_by_embedding},
+        {"merged_by_embedding": result.merged_by_embedding, "superseded": closed},
     )
+
+
+def conflicts_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+    """Statements that cannot both hold, each side with where it was said (index/truth.py)."""
+    chunks = from_table(tables["chunks"], Chunk)
+    entities = from_table(tables["entities"], Entity)
+    truth = ctx.settings.truth
+    statements = attribute_statements(chunks, entities)
+    statements += relation_statements(
+        from_table(tables["relationships"], Relationship),
+        truth.functional,
+        {c.id: c for c in chunks},
+    )
+    found = find_conflicts(statements, {e.id: e for e in entities}, truth.tolerance)
+    info = {"statements": len(statements), "conflicts": len(found)}
+    return StageOutput({"conflicts": to_table(found, Conflict)}, info)
 
 
 def _embed(ctx: IndexContext, name: str, texts: list[str], limit: int) -> tuple[Matrix, int]:
@@ -323,6 +348,9 @@ _EMBED_ENTITIES = Stage(
     ("entity_vectors", "entity_name_vectors"),
     embed_entities_stage,
 )
+_CONFLICTS = Stage(
+    "conflicts", ("chunks", "entities", "relationships"), ("conflicts",), conflicts_stage
+)
 _COMMUNITIES = Stage(
     "communities", ("entities", "relationships"), ("communities",), communities_stage
 )
@@ -363,6 +391,7 @@ PIPELINES: dict[str, Pipeline] = {
             _EXTRACT,
             _EMBED_CHUNKS,
             _RESOLVE,
+            _CONFLICTS,
             _EMBED_ENTITIES,
             _COMMUNITIES,
             _SUMMARIZE,

@@ -6,7 +6,9 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
+from graphgate.dates import TimeSpan
 from graphgate.query.base import Answer, Citation, RetrievalResult
+from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
 from graphgate.text import content_words, sentence_spans
 from graphgate.types import COOCCURS
 
@@ -19,6 +21,35 @@ class _Sentence:
     start: int
     end: int
     text: str
+    date: str | None = None  # its document's
+
+
+# How much a sentence's fit to the asked time moves its score (a third to a half of a rare
+# question word's weight, so relevance still leads; TimeQA answer correctness in the README):
+# a date inside the asked time, and the latest dated event before it (a later change
+# supersedes an earlier one), over an earlier event.
+_FITS_BONUS = 0.5
+_LATEST_EVENT_BONUS = 0.3
+_EARLIER_EVENT_BONUS = 0.1
+
+
+def at_time(
+    scored: list[tuple[float, int, _Sentence]], asked: TimeSpan
+) -> list[tuple[float, int, _Sentence]]:
+    """Sentences rescored at the asked time; those whose dates contradict it are dropped
+    (unless nothing else is left)."""
+    fits = [(sentence_fit(s.text, asked, s.date), score, i, s) for score, i, s in scored]
+    events = sorted({event for (_, event), *_ in fits if event is not None})
+    out = []
+    for (fit, event), score, i, s in fits:
+        if fit == CONTRADICTS:
+            continue
+        if fit == FITS:
+            score += _FITS_BONUS
+        elif event is not None:
+            score += _LATEST_EVENT_BONUS if event == events[-1] else _EARLIER_EVENT_BONUS
+        out.append((score, i, s))
+    return out or scored
 
 
 class ExtractiveAnswerer:
@@ -44,13 +75,32 @@ class ExtractiveAnswerer:
             score = overlap + 0.3 * min(mentions, 3) + 0.5 / (1 + s.chunk_rank)
             if len(words) >= 4:  # fragments such as "' cried Bob." answer nothing
                 scored.append((score, i, s))
+        if result.time is not None:
+            scored = at_time(scored, result.time)
         scored.sort(key=lambda x: (-x[0], x[1]))
         chosen = [s for _, _, s in scored[: self.max_sentences]]
-        citations = [
-            Citation(n, s.chunk_id, s.doc_id, s.start, s.end, s.text)
-            for n, s in enumerate(chosen, start=1)
-        ]
-        lines = [f"{c.text} [{c.marker}]" for c in citations]
+        citations: list[Citation] = []
+        lines: list[str] = []
+        for conflict in result.conflicts:
+            said = []
+            for side in conflict.sides:
+                marker = len(citations) + 1
+                citations.append(
+                    Citation(marker, side.chunk_id, side.doc_id, side.start, side.end, side.text)
+                )
+                when = f", {side.date}" if side.date else ""
+                said.append(f"{side.value} ({side.doc_id}{when}) [{marker}]")
+            lines.append(
+                f"Sources disagree on the {conflict.about.replace('_', ' ')} of "
+                f"{conflict.subject}: " + " vs ".join(said)
+            )
+        quoted = {(c.doc_id, c.start) for c in citations}
+        for s in chosen:
+            if (s.doc_id, s.start) in quoted:
+                continue  # a side of a conflict, cited above
+            marker = len(citations) + 1
+            citations.append(Citation(marker, s.chunk_id, s.doc_id, s.start, s.end, s.text))
+            lines.append(f"{s.text} [{marker}]")
         # Co-occurrence says two names met, not what holds between them: only parsed facts speak.
         facts = [e for e in result.edges if e.predicate != COOCCURS][:3]
         for edge in facts:
@@ -71,10 +121,11 @@ class ExtractiveAnswerer:
             lines.append(
                 f"Fact: {edge.source} —{edge.predicate}→ {edge.target}{span} [{cited.marker}]"
             )
+        when = f", {result.time.label}" if result.time is not None else ""
         if not lines:
-            text = "No supporting text was retrieved for this question."
+            text = f"No supporting text was retrieved for this question{when}."
         else:
-            text = "Extractive answer (no LLM configured):\n" + "\n".join(lines)
+            text = f"Extractive answer (no LLM configured){when}:\n" + "\n".join(lines)
         return Answer(result.question, result.mode, text, citations, result, self.name, run_id)
 
     def _from_reports(self, result: RetrievalResult, run_id: str) -> Answer:
@@ -127,5 +178,9 @@ class ExtractiveAnswerer:
             for begin, end in sentence_spans(chunk.text):
                 text = chunk.text[begin:end]
                 start = chunk.start + begin
-                out.append(_Sentence(rank, chunk.id, chunk.doc_id, start, start + len(text), text))
+                out.append(
+                    _Sentence(
+                        rank, chunk.id, chunk.doc_id, start, start + len(text), text, chunk.date
+                    )
+                )
         return out

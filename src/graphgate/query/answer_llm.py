@@ -32,7 +32,22 @@ class LLMAnswerer:
         ]
         if facts:
             parts.append("Facts: " + "; ".join(facts))
-        return "Context:\n" + "\n\n".join(parts) + f"\n\nQuestion: {result.question}"
+        marker = {c.id: i for i, c in enumerate(result.chunks, start=1)}
+        for conflict in result.conflicts:
+            a, b = conflict.sides
+            parts.append(
+                f"Sources disagree on the {conflict.about.replace('_', ' ')} of "
+                f"{conflict.subject}: [C{marker.get(a.chunk_id, '?')}] says {a.value}, "
+                f"[C{marker.get(b.chunk_id, '?')}] says {b.value}. Say that they disagree and "
+                "cite both; do not pick one."
+            )
+        when = ""
+        if result.time is not None:
+            when = (
+                f"\nTime: the question asks about {result.time.label}; answer for that time, from "
+                "what the context says held then, and say which time you answer for."
+            )
+        return "Context:\n" + "\n\n".join(parts) + f"\n\nQuestion: {result.question}{when}"
 
     def answer(self, result: RetrievalResult, run_id: str) -> Answer:
         completion = self.client.complete(

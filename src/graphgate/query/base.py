@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from graphgate.dates import TimeSpan
+
 
 @dataclass(frozen=True)
 class RetrievedChunk:
@@ -14,6 +16,7 @@ class RetrievedChunk:
     start: int
     end: int
     score: float
+    date: str | None = None  # its document's date
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,27 @@ class RetrievedCommunity:
     points: list[CommunityPoint] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class ConflictSide:
+    value: str
+    chunk_id: str
+    doc_id: str
+    start: int  # the sentence's character span in the document
+    end: int
+    text: str
+    date: str | None
+
+
+@dataclass(frozen=True)
+class RetrievedConflict:
+    """Sources that disagree about what the question asks: both sides, never one picked."""
+
+    id: str
+    subject: str
+    about: str
+    sides: tuple[ConflictSide, ConflictSide]
+
+
 @dataclass
 class RetrievalResult:
     question: str
@@ -69,6 +93,8 @@ class RetrievalResult:
     edges: list[RetrievedEdge] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
     communities: list[RetrievedCommunity] = field(default_factory=list)
+    time: TimeSpan | None = None  # the time the question asks about, when it names one
+    conflicts: list[RetrievedConflict] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -127,7 +153,17 @@ class Answer:
                 {"id": c.id, "doc_id": c.doc_id, "score": round(c.score, 6)} for c in r.chunks
             ],
             "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
+            "time": None if r.time is None else _time_dict(r.time),
+            "conflicts": [asdict(c) for c in r.conflicts],
         }
+
+
+def _time_dict(span: TimeSpan) -> dict[str, str | None]:
+    return {
+        "label": span.label,
+        "start": None if span.start is None else span.start.isoformat(),
+        "end": None if span.end is None else span.end.isoformat(),
+    }
 
 
 class Retriever(Protocol):

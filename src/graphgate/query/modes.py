@@ -8,10 +8,12 @@ from graphgate.config import QuerySettings
 from graphgate.errors import GraphgateError
 from graphgate.modes import GRAPH_MODES, check_mode
 from graphgate.query.base import Retriever
+from graphgate.query.conflicts import ConflictRetriever
 from graphgate.query.global_ import GlobalRetriever
 from graphgate.query.hybrid import HybridRetriever
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.local import LocalRetriever
+from graphgate.query.temporal import TemporalRetriever
 from graphgate.query.vector import VectorRetriever
 
 RetrieverFactory = Callable[[LoadedIndex, QuerySettings], Retriever]
@@ -25,8 +27,9 @@ RETRIEVERS: dict[str, RetrieverFactory] = {
 }
 
 
-def build_retriever(mode: str, index: LoadedIndex, settings: QuerySettings) -> Retriever:
-    """The retriever of ``mode`` over ``index``, or an error naming what the run lacks."""
+def build_retriever(mode: str, index: LoadedIndex, settings: QuerySettings) -> ConflictRetriever:
+    """The retriever of ``mode`` over ``index`` (time-aware, conflicts surfaced), or an error
+    naming what the run lacks."""
     check_mode(mode)
     if mode in GRAPH_MODES and not len(index.projection):
         raise GraphgateError(
@@ -38,4 +41,6 @@ def build_retriever(mode: str, index: LoadedIndex, settings: QuerySettings) -> R
             f"run {index.run.run_id} has no community reports for global mode",
             "re-index with the graph pipeline (it builds communities and reports)",
         )
-    return RETRIEVERS[mode](index, settings)
+    inner = RETRIEVERS[mode](index, settings)
+    timed = TemporalRetriever(inner, settings.top_k_chunks, settings.temporal)
+    return ConflictRetriever(timed, index.store)

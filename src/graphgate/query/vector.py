@@ -18,7 +18,7 @@ from graphgate.types import Entity, Relationship
 
 def chunk_hit(store: GraphStore, chunk_id: str, score: float) -> RetrievedChunk:
     c = store.chunk(chunk_id)
-    return RetrievedChunk(c.id, c.doc_id, c.text, c.start, c.end, score)
+    return RetrievedChunk(c.id, c.doc_id, c.text, c.start, c.end, score, c.date)
 
 
 def retrieved_edge(store: GraphStore, r: Relationship, score: float) -> RetrievedEdge:

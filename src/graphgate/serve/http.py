@@ -60,7 +60,12 @@ class QueryRequest(BaseModel):
         None, json_schema_extra={"anyOf": [_MODE_SCHEMA, {"type": "null"}]}
     )
     top_k: int | None = Field(None, ge=1, le=MAX_TOP_K)
-    as_of: str | None = Field(None, description="Accepted; temporal filtering is not built yet.")
+    as_of: str | None = Field(
+        None,
+        max_length=40,
+        description="Answer for this date (2016, 2016-03, 2016-03-31, 'March 2016'); default: "
+        "the time the question names, if any.",
+    )
 
 
 class DocumentsRequest(BaseModel):
@@ -151,7 +156,7 @@ def create_app(service: Service, mcp: bool = True) -> FastAPI:
     @app.post("/query", name="query")
     def query(body: QueryRequest) -> dict[str, Any]:
         started = time.perf_counter()
-        out = service.query(body.question, body.mode, body.top_k)
+        out = service.query(body.question, body.mode, body.top_k, body.as_of)
         metrics.observe_query(
             out["mode"], time.perf_counter() - started, len(out["entities"]), len(out["chunks"])
         )

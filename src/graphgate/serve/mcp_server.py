@@ -61,13 +61,18 @@ def build_mcp(service: Service, stdio_caller: Caller | None = None) -> MCPServer
 
     @server.tool()
     def query_graph(
-        ctx: Context, query: str, mode: str | None = None, top_k: int | None = None
+        ctx: Context,
+        query: str,
+        mode: str | None = None,
+        top_k: int | None = None,
+        as_of: str | None = None,
     ) -> dict[str, Any]:
         """Retrieve and answer: entities, relationships, text chunks and references. Modes:
-        vector, local, graph, hybrid, global (default: the server's query.mode)."""
+        vector, local, graph, hybrid, global (default: the server's query.mode). ``as_of``
+        (2016, 2016-03-31, 'March 2016') answers for that date."""
         allow(ctx, "query_graph")
         try:
-            out = service.query(query, mode, top_k)
+            out = service.query(query, mode, top_k, as_of)
         except GraphgateError as exc:
             raise failed(exc) from exc
         return {
@@ -76,6 +81,7 @@ def build_mcp(service: Service, stdio_caller: Caller | None = None) -> MCPServer
             "relationships": out["edges"],
             "text_chunks": out["chunks"],
             "references": out["citations"],
+            "time": out["time"],
         }
 
     @server.tool()

@@ -28,6 +28,7 @@ from graphgate.evaluate.records import EvalRecord
 from graphgate.index.pipeline import IndexReport
 from graphgate.inputs import check_top_k, check_unicode, check_unicode_tree
 from graphgate.modes import check_mode, parse_modes
+from graphgate.query.temporal import time_of
 from graphgate.serve.auth import AccessDenied, Authenticator, Caller
 from graphgate.types import Document, from_table
 from graphgate.workspace import Workspace
@@ -104,13 +105,16 @@ class Service:
         self.auth.decide(operation, caller)
 
     # -- reads -------------------------------------------------------------------------------
-    def query(self, question: str, mode: str | None, top_k: int | None) -> dict[str, Any]:
+    def query(
+        self, question: str, mode: str | None, top_k: int | None, as_of: str | None = None
+    ) -> dict[str, Any]:
         # The workspace checks these too; here a bad request is refused before it queues.
         check_unicode(question, "the question")
         check_mode(mode)
         check_top_k(top_k)
+        time_of(question, as_of)
         with self.query_lock:
-            return self.ws.query(question, mode, top_k).to_dict()
+            return self.ws.query(question, mode, top_k, as_of).to_dict()
 
     def status(self) -> dict[str, Any]:
         """The workspace status without the server's file-system layout."""

@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from graphgate.types import Chunk, Community, CommunityReport, Entity, Relationship
+from graphgate.types import Chunk, Community, CommunityReport, Conflict, Entity, Relationship
 
 # entity_name: the bare names of the entities whose names were embedded (entity linking).
 SearchKind = Literal["chunk", "entity", "entity_name", "community"]
@@ -67,6 +67,10 @@ class GraphStore(Protocol):
         ...
 
     def relationships(self) -> list[Relationship]: ...
+
+    def conflicts(self) -> list[Conflict]:
+        """Statements that cannot both hold (index/truth.py), by id; empty for older runs."""
+        ...
 
     def relations_among(self, entity_ids: Collection[str]) -> list[Relationship]:
         """Relationships with both ends in ``entity_ids``, by id."""

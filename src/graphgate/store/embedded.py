@@ -27,13 +27,21 @@ from graphgate.types import (
     Chunk,
     Community,
     CommunityReport,
+    Conflict,
     Entity,
     Relationship,
     from_table,
     vectors_from_table,
 )
 
-_TABLES = ("chunks", "entities", "relationships", "communities", "community_reports")
+_TABLES = (
+    "chunks",
+    "entities",
+    "relationships",
+    "communities",
+    "community_reports",
+    "conflicts",
+)
 _VECTORS = ("chunk_vectors", "entity_vectors", "entity_name_vectors", "community_vectors")
 
 
@@ -49,6 +57,7 @@ class EmbeddedGraphStore:
         self._reports = {
             r.community_id: r for r in from_table(tables["community_reports"], CommunityReport)
         }
+        self._conflicts = from_table(tables["conflicts"], Conflict)
         self._in_chunk: dict[str, list[str]] = defaultdict(list)
         self._named: dict[str, list[str]] = defaultdict(list)
         for e in self._entities.values():
@@ -87,6 +96,9 @@ class EmbeddedGraphStore:
 
     def entity_names(self) -> dict[str, list[str]]:
         return {key: list(ids) for key, ids in self._named.items()}
+
+    def conflicts(self) -> list[Conflict]:
+        return list(self._conflicts)
 
     def relationships(self) -> list[Relationship]:
         return list(self._relationships)

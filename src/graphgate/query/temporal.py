@@ -1,0 +1,119 @@
+"""Time at query time, for every mode: the time a question asks about (or ``as_of``) ranks
+what was retrieved — facts not valid then are dropped, passages whose dates contradict it go
+last — and the answer says which time it answers for.
+
+A sentence's own dates decide how it fits (dates.spans_in): a date or range inside the asked
+time fits; a dated event before it may still hold ("became chief executive in 2012" answers
+"as of 2014"), the latest such event first, so a later change supersedes an earlier one; a
+range that ended before, or anything after, contradicts it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+
+from graphgate.dates import TimeSpan, at, parse_time, question_time, span_of, spans_in
+from graphgate.errors import InputError
+from graphgate.query.base import RetrievalResult, RetrievedChunk, Retriever
+
+# Fit classes of a sentence or passage to the asked time.
+FITS, UNDATED, CONTRADICTS = 2, 1, 0
+
+
+def time_of(question: str, as_of: str | None) -> TimeSpan | None:
+    """``as_of`` when given (a bad one is an input error naming the formats), else the time the
+    question names, else None."""
+    if as_of is not None and as_of.strip():
+        try:
+            return at(parse_time(as_of))
+        except ValueError as exc:
+            raise InputError(
+                str(exc), "pass --as-of / as_of as a date, e.g. 2016 or 2016-03-31"
+            ) from exc
+    return question_time(question)
+
+
+def sentence_fit(text: str, asked: TimeSpan, dated: str | None = None) -> tuple[int, date | None]:
+    """(fit class, date of the latest earlier event) of one sentence to the asked time. A
+    sentence that states no time speaks as of its document's date (``dated``), which counts
+    for it (inside the asked time, or an earlier report), never against it."""
+    spans = spans_in(text)
+    if not spans:
+        if dated is None:
+            return UNDATED, None
+        try:
+            written = at(parse_time(dated))
+        except ValueError:
+            return UNDATED, None
+        if written.overlaps(asked):
+            return FITS, None
+        if asked.start is not None and written.end is not None and written.end < asked.start:
+            return UNDATED, written.end
+        return UNDATED, None
+    if any(s.overlaps(asked) for s in spans):
+        return FITS, None
+    if asked.start is None:
+        return CONTRADICTS, None
+    # A single date (an event) before the asked time: its outcome may still hold.
+    events = [s.end for s in spans if s.point and s.end is not None and s.end < asked.start]
+    if events:
+        return UNDATED, max(events)
+    return CONTRADICTS, None
+
+
+def chunk_fit(chunk: RetrievedChunk, asked: TimeSpan) -> int:
+    """The best fit of any of the passage's sentences."""
+    from graphgate.text import sentence_spans
+
+    best = CONTRADICTS
+    for start, end in sentence_spans(chunk.text):
+        best = max(best, sentence_fit(chunk.text[start:end], asked, chunk.date)[0])
+        if best == FITS:
+            break
+    return best
+
+
+def constrain(result: RetrievalResult, asked: TimeSpan, top_k: int) -> RetrievalResult:
+    """The result at the asked time: contradicted facts dropped, passages whose every dated
+    sentence contradicts it moved last (a passage is never promoted for merely naming the
+    year: that is for relevance to decide)."""
+    edges = [e for e in result.edges if _edge_holds(e.valid_from, e.valid_to, asked)]
+    ranked = sorted(
+        enumerate(result.chunks),
+        key=lambda ic: (chunk_fit(ic[1], asked) == CONTRADICTS, ic[0]),
+    )
+    chunks = [c for _, c in ranked][:top_k]
+    return replace(result, chunks=chunks, edges=edges, time=asked)
+
+
+def _edge_holds(valid_from: str | None, valid_to: str | None, asked: TimeSpan) -> bool:
+    try:
+        validity = span_of(valid_from, valid_to)
+    except ValueError:
+        return True
+    return validity is None or validity.overlaps(asked)
+
+
+class TemporalRetriever:
+    """Any mode's retriever, made time-aware: it fetches twice the passages, then ranks them
+    at the asked time and keeps ``top_k``. Without a time in the question or ``as_of`` it is
+    the inner retriever; with ``enabled`` False (``query.temporal``) it only checks ``as_of``
+    and records the time, for measuring what time-awareness adds."""
+
+    def __init__(self, inner: Retriever, default_k: int, enabled: bool = True) -> None:
+        self.inner = inner
+        self.mode = inner.mode
+        self.default_k = default_k
+        self.enabled = enabled
+
+    def retrieve(
+        self, question: str, top_k: int | None = None, as_of: str | None = None
+    ) -> RetrievalResult:
+        asked = time_of(question, as_of)
+        k = top_k or self.default_k
+        if asked is None:
+            return self.inner.retrieve(question, k)
+        if not self.enabled:
+            return replace(self.inner.retrieve(question, k), time=asked)
+        return constrain(self.inner.retrieve(question, 2 * k), asked, k)
