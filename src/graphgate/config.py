@@ -352,6 +352,7 @@ def _default_rules() -> dict[str, GateRule]:
         "gen.citation_accuracy": r(direction="higher", fail_below=0.95),
         "gen.rouge_l": r(direction="higher"),
         "gen.latency_p95_ms": r(direction="lower", warn_relative=0.5),
+        "gen.conflicts_surfaced": r(direction="higher", fail_below=0.95),
     }
 
 

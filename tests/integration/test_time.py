@@ -176,3 +176,20 @@ def test_sources_that_disagree_are_both_cited(workspace: Workspace, mode: str) -
     assert {s["doc_id"] for s in as_json["sides"]} == {"tower-a", "tower-b"}
     # A question about something else does not drag the conflict in.
     assert workspace.query("When did the Harbour Tower open?", mode=mode).retrieval.conflicts == []
+
+
+def test_generated_test_sets_ask_about_the_conflicts(workspace: Workspace) -> None:
+    from graphgate.evaluate.generate import TestsetGenerator
+
+    cases = TestsetGenerator(workspace.loaded(), seed=1).generate(40)
+    (case,) = [c for c in cases if c.question == "What is the height of Harbour Tower?"]
+    assert case.question_type == "contradiction" and case.gold_docs == ["tower-a", "tower-b"]
+    assert {case.answer, *case.conflicting_answers} == {"120 metres tall", "135 metres tall"}
+    assert any(c.question_type == "temporal" and c.as_of for c in cases)
+    # Scored by the harness: both sides surfaced and the other value flagged as disputed.
+    from graphgate.evaluate.judge import DeterministicJudge
+
+    answer = workspace.query(case.question, mode="hybrid")
+    judged = DeterministicJudge().judge(case, answer).as_metrics()
+    assert judged["all_answers_surfaced"] == 1.0 and judged["misinformation_flagged"] == 1.0
+    assert judged["conflicts_surfaced"] == 1.0

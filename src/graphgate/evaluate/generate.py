@@ -133,10 +133,29 @@ class TestsetGenerator:
         return out
 
     def _contradiction(self, facts: list[Relationship], rng: random.Random) -> list[TestCase]:
+        """Conflicts the index found first (both values must come back, one flagged as
+        disputed), then relations with several values across documents."""
+        out: list[TestCase] = []
+        for conflict in self.index.store.conflicts():
+            about = conflict.about.replace("_", " ")
+            out.append(
+                TestCase.model_validate(
+                    {
+                        "id": f"gen-contradiction-{len(out):04d}",
+                        "question": f"What is the {about} of {conflict.subject}?",
+                        "question_type": "contradiction",
+                        "difficulty": "medium",
+                        "answer": conflict.a_value,
+                        "gold_entities": [conflict.subject],
+                        "gold_docs": sorted({conflict.a_doc_id, conflict.b_doc_id}),
+                        "conflicting_answers": [conflict.b_value],
+                        "generated_from": [conflict.id],
+                    }
+                )
+            )
         groups: dict[tuple[str, str], list[Relationship]] = defaultdict(list)
         for r in facts:
             groups[(r.source_id, r.predicate)].append(r)
-        out: list[TestCase] = []
         keys = sorted(
             k
             for k, v in groups.items()

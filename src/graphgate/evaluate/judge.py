@@ -124,6 +124,8 @@ class Judgement:
     misinformation_flagged: float | None = None
     # Questions about a time: the share of cited sentences whose dates do not contradict it.
     valid_at_time: float | None = None
+    # Retrieval met conflicting statements: the answer cites both sides of every one.
+    conflicts_surfaced: float | None = None
 
     def as_metrics(self) -> dict[str, float | None]:
         return {
@@ -136,6 +138,7 @@ class Judgement:
             "all_answers_surfaced": self.all_answers_surfaced,
             "misinformation_flagged": self.misinformation_flagged,
             "valid_at_time": self.valid_at_time,
+            "conflicts_surfaced": self.conflicts_surfaced,
         }
 
 
@@ -200,6 +203,22 @@ class DeterministicJudge:
             asked = answer.retrieval.time
             fits = [sentence_fit(c.text, asked)[0] != CONTRADICTS for c in answer.citations]
             valid = sum(fits) / len(fits)
+        conflicts = answer.retrieval.conflicts
+        cited = {(c.doc_id, c.start, c.end) for c in answer.citations}
+        both = (
+            float(all(all((s.doc_id, s.start, s.end) in cited for s in k.sides) for k in conflicts))
+            if conflicts
+            else None
+        )
         return Judgement(
-            correct, exact, f1, coverage, grounding, citation_coverage, surfaced, flagged, valid
+            correct,
+            exact,
+            f1,
+            coverage,
+            grounding,
+            citation_coverage,
+            surfaced,
+            flagged,
+            valid,
+            both,
         )

@@ -132,6 +132,7 @@ class GenGate:
             "llm_calls",
             "tokens",
             "cost",
+            "conflicts_surfaced",
         )
         if not summary:
             return GateResult(
@@ -172,5 +173,8 @@ class GenGate:
             if llm
             else (0.0 if offline else None),
             "cost": float(llm["cost"]) if llm else (0.0 if offline else None),
+            # Of the answers whose retrieval held conflicting statements, the share that cite
+            # both sides of every one (unmeasured when no retrieval met a conflict).
+            "conflicts_surfaced": mean("conflicts_surfaced"),
         }
         return GateResult(self.name, metrics, {"mode": mode, "testset": summary.get("testset")})
