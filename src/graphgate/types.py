@@ -92,6 +92,7 @@ class Relationship:
     doc_ids: list[str] = field(default_factory=list)
     valid_from: str | None = None
     valid_to: str | None = None
+    observed_at: str | None = None  # the latest date of the documents that state it
 
 
 @dataclass(frozen=True)

@@ -153,6 +153,13 @@ def test_a_succession_closes_the_earlier_fact_without_deleting_it(workspace: Wor
         if r.target_id == nordvik and r.predicate == "executive_of"
     )
     assert held == [("Anna Berg", "2012", "2016"), ("Olaf Lund", "2016", None)]
+    # Each fact keeps the date of the report it was read in.
+    observed = {
+        store.entity(r.source_id).name: r.observed_at
+        for r in store.relationships()
+        if r.target_id == nordvik and r.predicate == "executive_of"
+    }
+    assert observed == {"Anna Berg": "2012-12-31", "Olaf Lund": "2016-12-31"}
     assert not [c for c in store.conflicts() if c.about == "executive_of"]  # a succession
 
 

@@ -43,6 +43,7 @@ def _edges(pairs: list[tuple[str, str]]) -> pa.Table:
             "doc_ids": [["d1"]] * n,
             "valid_from": pa.array([None] * n, pa.string()),
             "valid_to": pa.array([None] * n, pa.string()),
+            "observed_at": pa.array([None] * n, pa.string()),
         }
     )
 

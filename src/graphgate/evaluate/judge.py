@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Protocol
 
+from graphgate.dates import TimeSpan, at, parse_time, question_time
 from graphgate.evaluate.testset import TestCase
 from graphgate.query.base import Answer, RetrievalResult
 from graphgate.query.temporal import CONTRADICTS, sentence_fit
@@ -142,6 +143,18 @@ class Judgement:
         }
 
 
+def case_time(case: TestCase) -> TimeSpan | None:
+    """The time a case asks about: its question's own, else its ``as_of`` (as the harness
+    retrieves it), so answers are judged at that time whether or not retrieval used it."""
+    asked = question_time(case.question)
+    if asked is None and case.as_of:
+        try:
+            asked = at(parse_time(case.as_of))
+        except ValueError:
+            return None
+    return asked
+
+
 _DISPUTED = re.compile(r"disagree|conflict|contradict|dispute|differ", re.IGNORECASE)
 
 
@@ -199,8 +212,8 @@ class DeterministicJudge:
             surfaced = float(all(_contains(text, g) for g in golds)) if golds else None
             flagged = float(all(_flagged(text, wrong) for wrong in case.conflicting_answers))
         valid = None
-        if answer.retrieval.time is not None and answer.citations:
-            asked = answer.retrieval.time
+        asked = answer.retrieval.time or case_time(case)
+        if asked is not None and answer.citations:
             fits = [sentence_fit(c.text, asked)[0] != CONTRADICTS for c in answer.citations]
             valid = sum(fits) / len(fits)
         conflicts = answer.retrieval.conflicts

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 import numpy as np
@@ -165,8 +165,11 @@ def resolve_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput
         from_table(tables["raw_relations"], RawRelation),
         dict(zip(ids, matrix, strict=True)),
     )
-    relationships = supersede(result.relationships, ctx.settings.truth.functional)
-    closed = sum(a is not b for a, b in zip(result.relationships, relationships, strict=True))
+    chunks = tables["chunks"]
+    dated = dict(zip(chunks["id"].to_pylist(), chunks["date"].to_pylist(), strict=True))
+    observed = [_observed(r, dated) for r in result.relationships]
+    relationships = supersede(observed, ctx.settings.truth.functional)
+    closed = sum(a is not b for a, b in zip(observed, relationships, strict=True))
     return StageOutput(
         {
             "entities": to_table(result.entities, Entity),
@@ -174,6 +177,12 @@ def resolve_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput
         },
         {"merged_by_embedding": result.merged_by_embedding, "superseded": closed},
     )
+
+
+def _observed(r: Relationship, dated: dict[str, str | None]) -> Relationship:
+    """The relationship with the latest date of the documents it was read in."""
+    dates = [d for c in r.chunk_ids if (d := dated.get(c))]
+    return replace(r, observed_at=max(dates)) if dates else r
 
 
 def conflicts_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
@@ -335,7 +344,7 @@ _EXTRACT = Stage(
 )
 _RESOLVE = Stage(
     "resolve",
-    ("mentions", "raw_relations", "chunk_vectors"),
+    ("mentions", "raw_relations", "chunk_vectors", "chunks"),
     ("entities", "relationships"),
     resolve_stage,
 )

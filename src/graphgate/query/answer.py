@@ -164,10 +164,11 @@ class ExtractiveAnswerer:
                 )
             )
             lines.append(f"{point.text} [{marker}]")
+        when = f", {result.time.label}" if result.time is not None else ""
         text = (
-            "Global answer from community reports (no LLM configured):\n" + "\n".join(lines)
+            f"Global answer from community reports (no LLM configured){when}:\n" + "\n".join(lines)
             if lines
-            else "No community report matched this question."
+            else f"No community report matched this question{when}."
         )
         return Answer(result.question, result.mode, text, citations, result, self.name, run_id)
 

@@ -41,6 +41,7 @@ class RetrievedEdge:
     score: float
     valid_from: str | None = None
     valid_to: str | None = None
+    observed_at: str | None = None
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,7 @@ class Answer:
                     "chunk_ids": e.chunk_ids,
                     "valid_from": e.valid_from,
                     "valid_to": e.valid_to,
+                    "observed_at": e.observed_at,
                 }
                 for e in r.edges
             ],

@@ -98,8 +98,8 @@ def _edge_holds(valid_from: str | None, valid_to: str | None, asked: TimeSpan) -
 class TemporalRetriever:
     """Any mode's retriever, made time-aware: it fetches twice the passages, then ranks them
     at the asked time and keeps ``top_k``. Without a time in the question or ``as_of`` it is
-    the inner retriever; with ``enabled`` False (``query.temporal``) it only checks ``as_of``
-    and records the time, for measuring what time-awareness adds."""
+    the inner retriever; with ``enabled`` False (``query.temporal``) it only checks ``as_of``,
+    for measuring what time-awareness adds."""
 
     def __init__(self, inner: Retriever, default_k: int, enabled: bool = True) -> None:
         self.inner = inner
@@ -115,5 +115,5 @@ class TemporalRetriever:
         if asked is None:
             return self.inner.retrieve(question, k)
         if not self.enabled:
-            return replace(self.inner.retrieve(question, k), time=asked)
+            return self.inner.retrieve(question, k)
         return constrain(self.inner.retrieve(question, 2 * k), asked, k)

@@ -34,6 +34,7 @@ def retrieved_edge(store: GraphStore, r: Relationship, score: float) -> Retrieve
         score,
         r.valid_from,
         r.valid_to,
+        r.observed_at,
     )
 
 
