@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from graphgate.embed.base import Matrix, l2_normalise, mean_direction
 from graphgate.errors import ExtractionFailedError
@@ -191,10 +192,12 @@ def conflicts_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutp
     entities = from_table(tables["entities"], Entity)
     truth = ctx.settings.truth
     statements = attribute_statements(chunks, entities)
+    relationships = tables["relationships"]
+    functional = relationships.filter(
+        pc.is_in(relationships["predicate"], pa.array(sorted(truth.functional), pa.string()))
+    )  # only these can conflict; most edges are not, and building them all costs time
     statements += relation_statements(
-        from_table(tables["relationships"], Relationship),
-        truth.functional,
-        {c.id: c for c in chunks},
+        from_table(functional, Relationship), truth.functional, {c.id: c for c in chunks}
     )
     found = find_conflicts(statements, {e.id: e for e in entities}, truth.tolerance)
     info = {"statements": len(statements), "conflicts": len(found)}
