@@ -55,3 +55,35 @@ def test_content_words_drop_stopwords_and_plurals() -> None:
         "company",
         "class",
     ]
+
+
+def test_the_llm_prompt_carries_the_time_and_both_sides_of_a_conflict() -> None:
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from graphgate.dates import question_time
+    from graphgate.query.answer_llm import LLMAnswerer
+    from graphgate.query.base import ConflictSide, RetrievedConflict
+
+    a_text, b_text = "The tower is 120 metres tall.", "The tower is 135 metres tall."
+    chunks = [
+        RetrievedChunk("ca", "a", a_text, 0, len(a_text), 0.9),
+        RetrievedChunk("cb", "b", b_text, 0, len(b_text), 0.8),
+    ]
+    sides = (
+        ConflictSide("120 metres tall", "ca", "a", 0, len(a_text), a_text, "2020-01-01"),
+        ConflictSide("135 metres tall", "cb", "b", 0, len(b_text), b_text, None),
+    )
+    result = RetrievalResult(
+        "How tall was the tower in 2021?",
+        "hybrid",
+        chunks,
+        conflicts=[RetrievedConflict("x1", "Tower", "height", sides)],
+        time=question_time("How tall was the tower in 2021?"),
+    )
+    # The prompt is built without calling the model: the client only names the generator.
+    client = cast(Any, SimpleNamespace(llm=SimpleNamespace(model="fake-1")))
+    prompt = LLMAnswerer(client).prompt(result)
+    assert "Sources disagree on the height of Tower: [C1] says 120 metres tall" in prompt
+    assert "[C2] says 135 metres tall" in prompt and "cite both" in prompt
+    assert "the question asks about in 2021" in prompt
