@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -19,18 +20,35 @@ from graphgate.errors import ConfigError
 from graphgate.modes import DEFAULT_MODE, QUERY_MODES, modes_help
 
 CONFIG_FILE_NAME = "graphgate.toml"
+ENV_PREFIX = "GRAPHGATE_"
+# GRAPHGATE_* variables that are not settings (read where they are used).
+OTHER_VARIABLES = frozenset(
+    {
+        "GRAPHGATE_MCP_TOKEN",
+        "GRAPHGATE_DEBUG",
+        "GRAPHGATE_SERVE_TOKEN",
+        "GRAPHGATE_SERVE_READ_TOKEN",
+    }
+)
+
+
+class Section(BaseModel):
+    """A section of the settings tree: an unknown key is an error, never silently dropped."""
+
+    model_config = ConfigDict(extra="forbid")
+
 
 OnError = Literal["skip", "fail"]
 
 
-class LoadSettings(BaseModel):
+class LoadSettings(Section):
     extensions: list[str] = Field(default_factory=lambda: [".txt", ".md", ".html", ".htm"])
     # A file larger than this is reported, not read: one giant line would stall every stage.
     max_document_bytes: int = 10_000_000
     on_error: OnError = "skip"
 
 
-class ChunkSettings(BaseModel):
+class ChunkSettings(Section):
     # Word/punctuation tokens; ~1.3 word pieces each, so 200 fits MiniLM's 256-piece window.
     size_tokens: int = Field(200, ge=16)
     overlap_tokens: int = Field(30, ge=0)
@@ -41,7 +59,7 @@ class ChunkSettings(BaseModel):
     )
 
 
-class ExtractSettings(BaseModel):
+class ExtractSettings(Section):
     extractor: Literal["nlp", "llm"] = "nlp"
     # LLM extractor: entity types it may use, and extra "anything missed?" passes per chunk.
     llm_entity_types: list[str] = Field(
@@ -77,13 +95,13 @@ class ExtractSettings(BaseModel):
     max_failed_share: float = Field(0.2, ge=0.0, le=1.0)
 
 
-class ResolveSettings(BaseModel):
+class ResolveSettings(Section):
     # Cosine between name+context embeddings above which a short name joins its long form.
     similarity_threshold: float = Field(0.55, ge=0.0, le=1.0)
     use_embeddings: bool = True
 
 
-class CommunitySettings(BaseModel):
+class CommunitySettings(Section):
     max_cluster_size: int = Field(50, ge=2)
     resolution: float = Field(1.0, gt=0.0)
     # Leiden cycles: 2 lifted ARI on a planted 100k-node graph from 0.89 to 0.999 (benchmarks/).
@@ -112,7 +130,7 @@ def check_base_url(url: str) -> str:
     return url
 
 
-class EmbedSettings(BaseModel):
+class EmbedSettings(Section):
     provider: Literal["onnx", "openai"] = "onnx"
     model: str = "all-MiniLM-L6-v2-int8"
     base_url: str = "http://localhost:11434/v1"
@@ -139,7 +157,7 @@ class EmbedSettings(BaseModel):
     _check_url = field_validator("base_url")(check_base_url)
 
 
-class VectorSettings(BaseModel):
+class VectorSettings(Section):
     # Below this many vectors an exact numpy scan beats building an ANN index (benchmarks/).
     exact_below: int = Field(20_000, ge=0)
 
@@ -160,7 +178,7 @@ def _functional() -> dict[str, Literal["source", "target"]]:
     }
 
 
-class TruthSettings(BaseModel):
+class TruthSettings(Section):
     # Relations that hold one value at a time, by predicate (as extracted, lower case with
     # underscores) -> the end that has one value: "target" (a company has one chief executive
     # at a time: X executive_of Y) or "source" (a company has one headquarters).
@@ -170,7 +188,13 @@ class TruthSettings(BaseModel):
     tolerance: float = Field(0.02, ge=0.0, le=1.0)
 
 
-class QuerySettings(BaseModel):
+class StoreSettings(Section):
+    # The graph store runs are indexed into and queried from: the embedded LadybugDB store in
+    # each run's folder (the only backend so far; a graph-database server is issue 15).
+    backend: Literal["embedded"] = "embedded"
+
+
+class QuerySettings(Section):
     mode: str = DEFAULT_MODE  # one of graphgate.modes.QUERY_MODES
     top_k_chunks: int = Field(5, ge=1)
     top_k_entities: int = Field(10, ge=1)
@@ -218,7 +242,7 @@ class QuerySettings(BaseModel):
         return value
 
 
-class EvalSettings(BaseModel):
+class EvalSettings(Section):
     # Failure attribution: recall under these thresholds is a retrieval failure.
     entity_recall_thresholds: dict[str, float] = Field(
         default_factory=lambda: {
@@ -247,7 +271,7 @@ class EvalSettings(BaseModel):
     judge_trials: int = Field(1, ge=1)
 
 
-class ModelPrice(BaseModel):
+class ModelPrice(Section):
     input_per_mtok: float = 0.0  # currency units per million prompt tokens
     output_per_mtok: float = 0.0
 
@@ -257,7 +281,7 @@ class ModelPrice(BaseModel):
         ) / 1e6
 
 
-class LLMSettings(BaseModel):
+class LLMSettings(Section):
     """A chat model; ``provider = "none"`` (the default) keeps everything offline."""
 
     provider: Literal["none", "openai", "anthropic"] = "none"
@@ -276,7 +300,7 @@ class LLMSettings(BaseModel):
     _check_url = field_validator("base_url")(check_base_url)
 
 
-class ServeSettings(BaseModel):
+class ServeSettings(Section):
     """``graphgate serve`` and ``graphgate mcp``: who may do what, and how much a request may
     cost the server."""
 
@@ -297,13 +321,13 @@ class ServeSettings(BaseModel):
     limit_concurrency: int = Field(256, ge=1)
 
 
-class RunSettings(BaseModel):
+class RunSettings(Section):
     # Complete runs to keep (the newest; the current run and the baseline are always kept).
     # None keeps every run; `graphgate runs prune` also removes interrupted and failed runs.
     keep: int | None = Field(None, ge=1)
 
 
-class GateRule(BaseModel):
+class GateRule(Section):
     """How one metric is judged: hard bounds fail, a move from the baseline warns."""
 
     direction: Literal["higher", "lower", "info"] = "info"
@@ -356,7 +380,7 @@ def _default_rules() -> dict[str, GateRule]:
     }
 
 
-class GateSettings(BaseModel):
+class GateSettings(Section):
     # Overrides by "gate.metric"; every metric not named here keeps its default rule.
     rules: dict[str, GateRule] = Field(default_factory=dict)
     run_on_index: bool = True
@@ -384,6 +408,7 @@ class Settings(BaseSettings):
     communities: CommunitySettings = CommunitySettings()
     embed: EmbedSettings = EmbedSettings()
     vectors: VectorSettings = VectorSettings()
+    store: StoreSettings = StoreSettings()
     query: QuerySettings = QuerySettings()
     eval: EvalSettings = EvalSettings()
     gates: GateSettings = GateSettings()
@@ -412,9 +437,86 @@ class Settings(BaseSettings):
         return data
 
 
-def load_settings(workspace: Path | None = None, **overrides: Any) -> Settings:
-    """Settings for a workspace; ``overrides`` nest like the tree: chunk={"size_tokens": 100}."""
+def setting_keys() -> list[str]:
+    """Every settable key, dotted ("query.top_k_chunks"); a dict-valued key ends the path."""
+    keys: list[str] = []
+
+    def walk(model: type[BaseModel], prefix: str) -> None:
+        for name, info in model.model_fields.items():
+            kind = info.annotation
+            if isinstance(kind, type) and issubclass(kind, BaseModel):
+                walk(kind, f"{prefix}{name}.")
+            else:
+                keys.append(f"{prefix}{name}")
+
+    walk(Settings, "")
+    return keys
+
+
+def _closest(key: str) -> str:
+    import difflib
+
+    found = difflib.get_close_matches(key, setting_keys(), n=1, cutoff=0.5)
+    return f"did you mean {found[0]}?" if found else "see the Configuration section of the README"
+
+
+def _env_key(name: str) -> str:
+    return ".".join(name[len(ENV_PREFIX) :].lower().split("__"))
+
+
+def check_environment(environ: dict[str, str]) -> None:
+    """Every GRAPHGATE_* variable names a setting (or one of OTHER_VARIABLES)."""
+    keys = setting_keys()
+    for name in sorted(environ):
+        if not name.startswith(ENV_PREFIX) or name in OTHER_VARIABLES:
+            continue
+        key = _env_key(name)
+        if not any(key == k or key.startswith(f"{k}.") for k in keys):
+            closest = _closest(key)
+            raise ConfigError(
+                f"unknown setting {name} ({key})",
+                f"{closest} (variables are GRAPHGATE_SECTION__KEY; unset this one)",
+            )
+
+
+def _flatten(tree: dict[str, Any], prefix: str = "") -> list[str]:
+    keys = setting_keys()
+    out: list[str] = []
+    for name, value in tree.items():
+        key = f"{prefix}{name}"
+        if isinstance(value, dict) and key not in keys:
+            out += _flatten(value, f"{key}.")
+        else:
+            out.append(key)
+    return out
+
+
+def setting_sources(
+    workspace: Path | None, environ: dict[str, str], **overrides: Any
+) -> dict[str, str]:
+    """Where each explicitly set key came from: "file" (graphgate.toml), "env", "argument";
+    a later source wins, as in the settings themselves."""
+    sources: dict[str, str] = {}
     toml_file = workspace / CONFIG_FILE_NAME if workspace is not None else None
+    if toml_file is not None and toml_file.exists():
+        with contextlib.suppress(tomllib.TOMLDecodeError, UnicodeDecodeError):
+            # (load_settings reports an unreadable file)
+            sources |= dict.fromkeys(_flatten(tomllib.loads(toml_file.read_text())), "file")
+    for name in sorted(environ):
+        if name.startswith(ENV_PREFIX) and name not in OTHER_VARIABLES:
+            sources[_env_key(name)] = "env"
+    sources |= dict.fromkeys(_flatten(overrides), "argument")
+    return dict(sorted(sources.items()))
+
+
+def load_settings(workspace: Path | None = None, **overrides: Any) -> Settings:
+    """Settings for a workspace; ``overrides`` nest like the tree: chunk={"size_tokens": 100}.
+    An unknown key — in graphgate.toml, a GRAPHGATE_* variable or an argument — is an error
+    naming the closest valid key."""
+    import os
+
+    toml_file = workspace / CONFIG_FILE_NAME if workspace is not None else None
+    check_environment(dict(os.environ))
 
     class _WorkspaceSettings(Settings):
         model_config = SettingsConfigDict(toml_file=toml_file)
@@ -423,11 +525,15 @@ def load_settings(workspace: Path | None = None, **overrides: Any) -> Settings:
         bound = _WorkspaceSettings(**overrides)
         return Settings.model_validate(bound.model_dump())
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(x) for x in err['loc'])}: {err['msg']}" for err in exc.errors()
-        )
+        problems = []
+        for err in exc.errors():
+            key = ".".join(str(x) for x in err["loc"])
+            if err["type"] == "extra_forbidden":
+                problems.append(f"unknown setting {key}: {_closest(key)}")
+            else:
+                problems.append(f"{key}: {err['msg']}")
         raise ConfigError(
-            f"invalid settings ({problems})",
+            f"invalid settings ({'; '.join(problems)})",
             f"fix {toml_file or CONFIG_FILE_NAME} or the GRAPHGATE_* environment variables",
         ) from exc
     except tomllib.TOMLDecodeError as exc:

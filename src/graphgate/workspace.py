@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graphgate.config import Settings, load_settings
+from graphgate.config import Settings, load_settings, setting_sources
 from graphgate.embed import Embedder, build_embedder
 from graphgate.errors import ConfigError, ExtractionFailedError, GraphgateError, RunStateError
 from graphgate.evaluate.harness import Generator
@@ -92,6 +93,12 @@ class Workspace:
                 "pass --workspace with a folder (new or existing)",
             )
         self.settings = settings if settings is not None else load_settings(self.path, **overrides)
+        # Where each explicitly set key came from, for manifests and evaluation summaries.
+        self.setting_sources = (
+            {"(all)": "argument"}
+            if settings is not None
+            else setting_sources(self.path, dict(os.environ), **overrides)
+        )
         self.runs = RunRegistry(self.path)
         self._embedder: Embedder | None = None
         self._extractor: Extractor | None = None
@@ -275,6 +282,7 @@ class Workspace:
             full=full,
             seed=self.settings.seed,
             settings=self.settings.public_dump(),
+            settings_sources=self.setting_sources,
             stage_names=PIPELINES[pipeline].stage_names(),
         )
         uses_llm = "llm" in (self.settings.extract.extractor, self.settings.communities.summarizer)
@@ -368,6 +376,8 @@ class Workspace:
                 progress=progress,
             )
         outcome.summary["llm"] = spent.as_dict() if spent is not None else None
+        outcome.summary["settings"] = self.settings.public_dump()
+        outcome.summary["settings_sources"] = self.setting_sources
         write_summary(outcome, loaded.run.eval_summary_path)
         return outcome
 

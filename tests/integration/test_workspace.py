@@ -225,3 +225,20 @@ def test_parallel_extraction_is_deterministic(demo_workspace: Workspace, tmp_pat
     PIPELINES["graph"].run(ctx, only=["extract", "resolve"])
     for name, table in before.items():
         assert pq.read_table(copy.artifact_path(name)).equals(table), name
+
+
+def test_the_manifest_says_where_each_setting_came_from(
+    small_corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GRAPHGATE_QUERY__TOP_K_CHUNKS", "7")
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "graphgate.toml").write_text("seed = 5\n")
+    with Workspace(tmp_path / "ws", chunk={"size_tokens": 90}) as ws:
+        ws.index(small_corpus)
+        manifest = ws.runs.current().manifest()
+    assert manifest["settings_sources"] == {
+        "chunk.size_tokens": "argument",
+        "query.top_k_chunks": "env",
+        "seed": "file",
+    }
+    assert manifest["settings"]["seed"] == 5 and manifest["settings"]["query"]["top_k_chunks"] == 7

@@ -48,3 +48,67 @@ def test_secrets_never_in_public_dump(tmp_path: Path) -> None:
     dumped = str(s.public_dump())
     assert "sk-secret-123" not in dumped
     assert s.public_dump()["embed"]["api_key"] == "***"
+
+
+@pytest.mark.parametrize(
+    ("variable", "closest"),
+    [
+        ("GRAPHGATE_STORE__BACKNED", "store.backend"),
+        ("GRAPHGATE_QUERY__TEMPRAL", "query.temporal"),
+        ("GRAPHGATE_QUERRY__MODE", "query.mode"),
+    ],
+)
+def test_an_unknown_variable_names_the_closest_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str, closest: str
+) -> None:
+    monkeypatch.setenv(variable, "x")
+    with pytest.raises(ConfigError) as caught:
+        load_settings(tmp_path)
+    assert variable in caught.value.problem and closest in caught.value.fix
+
+
+def test_variables_that_are_not_settings_are_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("GRAPHGATE_MCP_TOKEN", "GRAPHGATE_DEBUG", "GRAPHGATE_SERVE_TOKEN"):
+        monkeypatch.setenv(name, "1")
+    monkeypatch.setenv("GRAPHGATE_TRUTH__FUNCTIONAL", '{"ceo_of": "target"}')  # a dict key
+    assert load_settings(tmp_path).truth.functional == {"ceo_of": "target"}
+
+
+def test_unknown_keys_in_the_file_and_the_arguments_are_errors(tmp_path: Path) -> None:
+    (tmp_path / CONFIG_FILE_NAME).write_text("[query]\ntop_k_chunk = 3\n")
+    with pytest.raises(ConfigError, match=r"unknown setting query\.top_k_chunk: did you mean"):
+        load_settings(tmp_path)
+    with pytest.raises(ConfigError, match=r"query\.top_k_chunks"):
+        load_settings(tmp_path / "other", query={"top_k_chunk": 3})
+
+
+def test_where_each_setting_came_from(tmp_path: Path) -> None:
+    from graphgate.config import setting_sources
+
+    (tmp_path / CONFIG_FILE_NAME).write_text(
+        "seed = 3\n[query]\ntop_k_chunks = 7\nmode = 'local'\n"
+    )
+    sources = setting_sources(
+        tmp_path,
+        {"GRAPHGATE_QUERY__MODE": "vector", "GRAPHGATE_DEBUG": "1"},
+        chunk={"size_tokens": 90},
+    )
+    assert sources == {
+        "chunk.size_tokens": "argument",
+        "query.mode": "env",
+        "query.top_k_chunks": "file",
+        "seed": "file",
+    }
+
+
+def test_the_cli_exits_2_on_a_mistyped_variable(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from graphgate.cli import build_app
+
+    result = CliRunner().invoke(
+        build_app(), ["status", "-w", str(tmp_path)], env={"GRAPHGATE_STORE__BACKNED": "x"}
+    )
+    assert result.exit_code == 2 and "store.backend" in result.stderr

@@ -69,6 +69,9 @@ class EvalSummary(TypedDict):
     generator: NotRequired[str]
     judge: NotRequired[str]
     llm: NotRequired[dict[str, Any] | None]  # calls, tokens and cost of this evaluation
+    # The effective settings (secrets masked) and where each explicitly set key came from.
+    settings: NotRequired[dict[str, Any]]
+    settings_sources: NotRequired[dict[str, str]]
 
 
 _RECORD = TypeAdapter(EvalRecord)
