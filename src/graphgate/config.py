@@ -243,6 +243,9 @@ class QuerySettings(Section):
 
 
 class EvalSettings(Section):
+    # Relation synonyms for relationship recall, per dataset ("founded" -> "create"); relations
+    # are otherwise compared by the lemma of their first content word ("plays" ~ "play_with").
+    predicate_synonyms: dict[str, str] = Field(default_factory=dict)
     # Failure attribution: recall under these thresholds is a retrieval failure.
     entity_recall_thresholds: dict[str, float] = Field(
         default_factory=lambda: {

@@ -348,6 +348,7 @@ class Workspace:
         """Evaluate the current run's retrieval and answers; the summary is also stored with the
         run, where the Gen gate reads it."""
         from graphgate.evaluate.gold import IndexGoldContext
+        from graphgate.evaluate.predicates import PredicateMatcher
         from graphgate.evaluate.run import check_graph, run_evaluation, write_summary
 
         chosen = parse_modes(modes)
@@ -374,6 +375,9 @@ class Workspace:
                 seed=self.settings.seed,
                 resume=resume,
                 progress=progress,
+                predicates=PredicateMatcher(
+                    self.settings.extract.spacy_model, self.settings.eval.predicate_synonyms
+                ),
             )
         outcome.summary["llm"] = spent.as_dict() if spent is not None else None
         outcome.summary["settings"] = self.settings.public_dump()

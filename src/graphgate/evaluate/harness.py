@@ -19,6 +19,7 @@ from graphgate.dates import question_time
 from graphgate.errors import InputError
 from graphgate.evaluate.judge import Judge
 from graphgate.evaluate.metrics import ranked_docs, retrieval_metrics
+from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.records import EvalRecord, parse_record
 from graphgate.evaluate.testset import TestCase
 from graphgate.query.base import Answer, RetrievalResult, Retriever
@@ -59,8 +60,11 @@ class EvalHarness:
         settings: EvalSettings,
         gold: GoldContext | None = None,
         run_id: str = "external",
+        predicates: PredicateMatcher | None = None,
     ) -> None:
+        """``predicates`` compares relations by meaning (default: by spelling)."""
         self.retrievers = retrievers
+        self.predicates = predicates
         self.generator = generator
         self.judge = judge
         self.settings = settings
@@ -88,7 +92,7 @@ class EvalHarness:
         else:
             result = retriever.retrieve(case.question, self.settings.top_k)
         retrieved_at = time.perf_counter()
-        metrics = retrieval_metrics(case, result)
+        metrics = retrieval_metrics(case, result, self.predicates)
         answer = self.generator.answer(result, self.run_id)
         answered_at = time.perf_counter()
         judgement = self.judge.judge(case, answer)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.testset import TestCase
 from graphgate.query.base import RetrievalResult, RetrievedEdge, RetrievedEntity
 from graphgate.text import normalise_name
@@ -39,7 +40,10 @@ def entity_recall(case: TestCase, result: RetrievalResult) -> float | None:
 
 
 def _edge_matches(
-    gold: tuple[str, str, str], edge: RetrievedEdge, keys_of: dict[str, set[str]]
+    gold: tuple[str, str, str],
+    edge: RetrievedEdge,
+    keys_of: dict[str, set[str]],
+    predicates: PredicateMatcher | None = None,
 ) -> bool:
     source, relation, target = normalise_name(gold[0]), gold[1], normalise_name(gold[2])
     s_keys = keys_of.get(edge.source_id, {normalise_name(edge.source)})
@@ -52,12 +56,19 @@ def _edge_matches(
     if relation == "*":
         return True
     # A co-occurrence says nothing about which relation holds: it only counts for "*".
-    return not undirected and normalise_predicate(relation) == normalise_predicate(edge.predicate)
+    if undirected:
+        return False
+    if predicates is not None:
+        return predicates.same(relation, edge.predicate)
+    return normalise_predicate(relation) == normalise_predicate(edge.predicate)
 
 
-def relationship_recall(case: TestCase, result: RetrievalResult) -> float | None:
+def relationship_recall(
+    case: TestCase, result: RetrievalResult, predicates: PredicateMatcher | None = None
+) -> float | None:
     """A gold edge counts when both its ends were retrieved and a retrieved edge joins them in
-    the gold direction (either way for co-occurrence) with the gold relation (``*``: any)."""
+    the gold direction (either way for co-occurrence) with the gold relation (``*``: any) —
+    by meaning when a ``predicates`` matcher is given, else by spelling."""
     if not case.gold_edges:
         return None
     keys = _retrieved_keys(result.entities)
@@ -66,7 +77,7 @@ def relationship_recall(case: TestCase, result: RetrievalResult) -> float | None
     for gold in case.gold_edges:
         if normalise_name(gold[0]) not in keys or normalise_name(gold[2]) not in keys:
             continue
-        if any(_edge_matches(gold, edge, keys_of) for edge in result.edges):
+        if any(_edge_matches(gold, edge, keys_of, predicates) for edge in result.edges):
             found += 1
     return found / len(case.gold_edges)
 
@@ -120,11 +131,13 @@ def context_relevancy(case: TestCase, result: RetrievalResult) -> float | None:
     return sum(1 for c in result.chunks if c.doc_id in gold) / len(result.chunks)
 
 
-def retrieval_metrics(case: TestCase, result: RetrievalResult) -> dict[str, float | None]:
+def retrieval_metrics(
+    case: TestCase, result: RetrievalResult, predicates: PredicateMatcher | None = None
+) -> dict[str, float | None]:
     docs = ranked_docs(result)
     out: dict[str, float | None] = {
         "entity_recall": entity_recall(case, result),
-        "relationship_recall": relationship_recall(case, result),
+        "relationship_recall": relationship_recall(case, result, predicates),
         "mrr": mrr(case, docs),
         "context_precision": context_precision(case, result),
         "context_relevancy": context_relevancy(case, result),

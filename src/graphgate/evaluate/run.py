@@ -15,6 +15,7 @@ from graphgate.config import EvalSettings
 from graphgate.errors import IndexMissingError, InputError
 from graphgate.evaluate.harness import SUMMARY, EvalHarness, Generator, GoldContext
 from graphgate.evaluate.judge import Judge
+from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.records import EvalRecord, EvalSummary
 from graphgate.evaluate.summary import compare, latency_summary, summarize
 from graphgate.evaluate.testset import load_testset
@@ -53,11 +54,14 @@ def run_evaluation(
     seed: int = 0,
     resume: bool = False,
     progress: Callable[[EvalRecord], None] | None = None,
+    predicates: PredicateMatcher | None = None,
 ) -> EvalOutcome:
     modes = list(retrievers)
     cases = load_testset(testset)  # refuses an empty test set
     output_folder(out_dir, "the evaluation folder")
-    harness = EvalHarness(dict(retrievers), generator, judge, settings, gold, run_id=run_id)
+    harness = EvalHarness(
+        dict(retrievers), generator, judge, settings, gold, run_id=run_id, predicates=predicates
+    )
     records = harness.run(cases, modes, out_dir, resume=resume, progress=progress)
     if not records:
         raise InputError(
