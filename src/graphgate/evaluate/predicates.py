@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from graphgate.errors import ConfigError
+from graphgate.spacy_models import load_spacy
 
 _SKIP = {"ADP", "PART", "AUX", "DET", "PRON", "CCONJ", "SCONJ", "PUNCT"}
 
@@ -31,15 +31,7 @@ class PredicateMatcher:
 
     def _pipeline(self) -> Any:
         if self._nlp is None:
-            import spacy
-
-            try:
-                self._nlp = spacy.load(self.spacy_model, disable=["parser", "ner"])
-            except OSError as exc:
-                raise ConfigError(
-                    f"spaCy model {self.spacy_model!r} for predicate matching is not installed",
-                    "run `make install`, or set GRAPHGATE_EXTRACT__SPACY_MODEL",
-                ) from exc
+            self._nlp = load_spacy(self.spacy_model, "predicate matching", ("parser", "ner"))
         return self._nlp
 
     def forms(self, predicate: str) -> frozenset[str]:

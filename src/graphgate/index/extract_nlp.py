@@ -9,9 +9,9 @@ from typing import Any
 
 from graphgate.config import ExtractSettings
 from graphgate.dates import dates_in
-from graphgate.errors import ConfigError
 from graphgate.index.extract_base import Extraction, Progress
 from graphgate.index.workers import ordered_map
+from graphgate.spacy_models import load_spacy
 from graphgate.types import CONCEPT, COOCCURS, Chunk, Mention, RawRelation
 
 _PARALLEL_FROM = 200
@@ -47,15 +47,7 @@ class NlpExtractor:
 
     def _load(self) -> Any:
         if self._nlp is None:
-            import spacy
-
-            try:
-                self._nlp = spacy.load(self.settings.spacy_model)
-            except OSError as exc:
-                raise ConfigError(
-                    f"spaCy model {self.settings.spacy_model!r} is not installed",
-                    "run `make install`, or set GRAPHGATE_EXTRACT__SPACY_MODEL",
-                ) from exc
+            self._nlp = load_spacy(self.settings.spacy_model, "extraction")
         return self._nlp
 
     def report(self) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from graphgate.config import QuerySettings
 from graphgate.embed.base import Embedder
-from graphgate.errors import ConfigError
+from graphgate.spacy_models import load_spacy
 from graphgate.store.base import GraphStore
 from graphgate.text import names_in, normalise_name
 from graphgate.types import CONCEPT
@@ -75,15 +75,7 @@ class EntityLinker:
     # -- mentions --------------------------------------------------------------------------
     def _pipeline(self) -> Any:
         if self._nlp is None:
-            import spacy
-
-            try:
-                self._nlp = spacy.load(self.spacy_model)
-            except OSError as exc:
-                raise ConfigError(
-                    f"spaCy model {self.spacy_model!r} for entity linking is not installed",
-                    "run `make install`, or set GRAPHGATE_EXTRACT__SPACY_MODEL",
-                ) from exc
+            self._nlp = load_spacy(self.spacy_model, "entity linking")
         return self._nlp
 
     def mentions(self, question: str) -> list[Mention]:
