@@ -1,6 +1,7 @@
 """graphgate: a GraphRAG engine in which every stage is measured."""
 
-from graphgate.config import Settings, load_settings
+from graphgate.config import Settings
+from graphgate.config_sources import load_settings
 from graphgate.errors import GraphgateError
 from graphgate.index.pipeline import IndexReport
 from graphgate.query.base import Answer, Citation, RetrievalResult, Retriever

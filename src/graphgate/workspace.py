@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graphgate.config import Settings, load_settings, setting_sources
+from graphgate.config import Settings
+from graphgate.config_sources import load_settings, setting_sources
 from graphgate.embed import Embedder, build_embedder
 from graphgate.errors import ConfigError, ExtractionFailedError, GraphgateError, RunStateError
 from graphgate.evaluate.harness import Generator

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from graphgate.cli import build_app
-from graphgate.config import load_settings
+from graphgate.config_sources import load_settings
 from graphgate.errors import ConfigError
 from graphgate.modes import DEFAULT_EVAL_MODES, QUERY_MODES
 from graphgate.query.modes import RETRIEVERS

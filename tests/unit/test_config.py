@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from graphgate.config import CONFIG_FILE_NAME, load_settings
+from graphgate.config import CONFIG_FILE_NAME
+from graphgate.config_sources import load_settings
 from graphgate.errors import ConfigError
 
 
@@ -85,7 +86,7 @@ def test_unknown_keys_in_the_file_and_the_arguments_are_errors(tmp_path: Path) -
 
 
 def test_where_each_setting_came_from(tmp_path: Path) -> None:
-    from graphgate.config import setting_sources
+    from graphgate.config_sources import setting_sources
 
     (tmp_path / CONFIG_FILE_NAME).write_text(
         "seed = 3\n[query]\ntop_k_chunks = 7\nmode = 'local'\n"
