@@ -170,21 +170,9 @@ class Workspace:
     def estimate(self, corpus: Path | str) -> dict[str, Any]:
         """Calls, tokens and cost of indexing ``corpus`` with the configured extractor, before
         any call (zero for the offline extractor)."""
-        from graphgate.index.chunk import chunk_documents
-        from graphgate.index.extract_llm import estimate_extraction
-        from graphgate.index.load import CorpusLoader
+        from graphgate.index.extract_llm import estimate_corpus
 
-        s = self.settings
-        docs = CorpusLoader(s.load).load(Path(corpus)).documents
-        chunks = chunk_documents(docs, s.chunk)
-        numbers = estimate_extraction(chunks, s.extract, s.llm)
-        if s.extract.extractor != "llm":
-            numbers |= {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost": 0.0}
-            numbers["note"] = (
-                f"the configured extractor ({s.extract.extractor}) makes no model calls; "
-                "pass --extractor llm to estimate the LLM extractor"
-            )
-        return {"documents": len(docs), **numbers}
+        return estimate_corpus(Path(corpus), self.settings)
 
     # -- indexing ----------------------------------------------------------------------------
     def index(
@@ -208,21 +196,11 @@ class Workspace:
     ) -> IndexReport:
         """The current run's documents plus those read from ``paths`` (files, folders, JSONL;
         a document with an id already indexed replaces it), as a new run."""
-        from graphgate.index.load import CorpusLoader
-        from graphgate.index.update import with_documents
+        from graphgate.index.update import read_new_documents, with_documents
 
         parent = self._parent("add")
-        loader = CorpusLoader(self.settings.load)
-        new: dict[str, Document] = {}
-        for path in paths:
-            for doc in loader.load(Path(path)).documents:
-                if doc.id in new:
-                    raise GraphgateError(
-                        f"document id {doc.id!r} comes from more than one of the paths",
-                        "add each document once; nothing changed",
-                    )
-                new[doc.id] = doc
-        documents = with_documents(self._documents_of(parent), list(new.values()))
+        new = read_new_documents([Path(p) for p in paths], self.settings.load)
+        documents = with_documents(self._documents_of(parent), new)
         return self._update(parent, documents, progress, "add")
 
     def delete(

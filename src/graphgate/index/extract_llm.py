@@ -12,9 +12,10 @@ import json
 import re
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from graphgate.config import ExtractSettings, LLMSettings
+from graphgate.config import ExtractSettings, LLMSettings, Settings
 from graphgate.index.extract_base import Extraction, Progress
 from graphgate.index.extract_nlp import NlpExtractor
 from graphgate.llm.base import Completion, LLMError, Request
@@ -289,3 +290,21 @@ def estimate_extraction(
         "provider": llm.provider,
         "model": llm.model,
     }
+
+
+def estimate_corpus(corpus: Path, settings: Settings) -> dict[str, Any]:
+    """Calls, tokens and cost of indexing ``corpus`` with the configured extractor, before any
+    call (zero for the offline extractor)."""
+    from graphgate.index.chunk import chunk_documents
+    from graphgate.index.load import CorpusLoader
+
+    docs = CorpusLoader(settings.load).load(corpus).documents
+    chunks = chunk_documents(docs, settings.chunk)
+    numbers = estimate_extraction(chunks, settings.extract, settings.llm)
+    if settings.extract.extractor != "llm":
+        numbers |= {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost": 0.0}
+        numbers["note"] = (
+            f"the configured extractor ({settings.extract.extractor}) makes no model calls; "
+            "pass --extractor llm to estimate the LLM extractor"
+        )
+    return {"documents": len(docs), **numbers}

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
+from graphgate.config import LoadSettings
 from graphgate.errors import DocumentNotFoundError, InputError
+from graphgate.index.load import CorpusLoader
 from graphgate.types import Document
 
 
@@ -63,3 +66,18 @@ def without_documents(current: Sequence[Document], doc_ids: Sequence[str]) -> li
             "index a new corpus instead; nothing changed",
         )
     return kept
+
+
+def read_new_documents(paths: Sequence[Path], settings: LoadSettings) -> list[Document]:
+    """The documents of ``paths`` to add; an id given by two of them is an error."""
+    loader = CorpusLoader(settings)
+    new: dict[str, Document] = {}
+    for path in paths:
+        for doc in loader.load(path).documents:
+            if doc.id in new:
+                raise InputError(
+                    f"document id {doc.id!r} comes from more than one of the paths",
+                    "add each document once; nothing changed",
+                )
+            new[doc.id] = doc
+    return list(new.values())
