@@ -20,6 +20,7 @@ import argparse
 import json
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from graphgate import Workspace
@@ -36,9 +37,9 @@ def _write(path: Path, rows: list[dict[str, object]]) -> Path:
     return path
 
 
-def _timed(step: str, fn: object) -> tuple[IndexReport, float]:
+def _timed(fn: Callable[[], IndexReport]) -> tuple[IndexReport, float]:
     started = time.perf_counter()
-    report = fn()  # type: ignore[operator]
+    report = fn()
     return report, time.perf_counter() - started
 
 
@@ -66,22 +67,22 @@ def main() -> None:
     back = _write(out / "back.jsonl", [removed])
     results: list[tuple[str, float, IndexReport]] = []
     with Workspace(out / "full") as ws:
-        report, full_s = _timed("full", lambda: ws.index(whole))
+        report, full_s = _timed(lambda: ws.index(whole))
         results.append((f"full index ({len(rows)} docs)", full_s, report))
         full_run = ws.runs.current()
     with Workspace(out / "live") as ws:
-        report, seconds = _timed("base", lambda: ws.index(base))
+        report, seconds = _timed(lambda: ws.index(base))
         results.append((f"index first {args.base}", seconds, report))
-        report, seconds = _timed("sync", lambda: ws.index(whole))
+        report, seconds = _timed(lambda: ws.index(whole))
         results.append((f"sync to {len(rows)} (+{len(rows) - args.base})", seconds, report))
         synced = ws.runs.current()
         same = {
             name: synced.read_artifact(name).equals(full_run.read_artifact(name))
             for name in ("entities", "relationships", "communities", "community_reports")
         }
-        report, seconds = _timed("delete", lambda: ws.delete([str(removed["id"])]))
+        report, seconds = _timed(lambda: ws.delete([str(removed["id"])]))
         results.append(("delete 1 document", seconds, report))
-        report, seconds = _timed("add", lambda: ws.add([back]))
+        report, seconds = _timed(lambda: ws.add([back]))
         results.append(("add it back", seconds, report))
         if args.testset is not None:
             gone_check = _delete_gold(ws, args.testset, rows, out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -21,7 +22,7 @@ from graphgate.cli.common import (
 )
 from graphgate.errors import InputError
 from graphgate.gates.runner import stored_gates
-from graphgate.index.pipeline import IndexReport
+from graphgate.index.pipeline import IndexReport, ProgressFactory
 from graphgate.inputs import read_questions, read_text_file
 from graphgate.modes import check_mode, modes_help
 from graphgate.workspace import Workspace
@@ -106,13 +107,7 @@ def add(
 ) -> None:
     """Add documents (a document whose id is indexed already is replaced) in a new run; only the
     new content is extracted and embedded."""
-    with (
-        errors(),
-        Workspace(workspace) as ws,
-        progress_bars(not json_out and sys.stderr.isatty()) as progress,
-    ):
-        report = ws.add(paths, progress=progress)
-    _print_report(report, json_out)
+    _update(workspace, json_out, lambda ws, progress: ws.add(paths, progress=progress))
 
 
 def delete(
@@ -122,12 +117,19 @@ def delete(
 ) -> None:
     """Remove documents in a new run: their chunks, the entities and edges only they support,
     and the communities and reports they changed."""
+    _update(workspace, json_out, lambda ws, progress: ws.delete(doc_ids, progress=progress))
+
+
+def _update(
+    workspace: Path, json_out: bool, change: Callable[[Workspace, ProgressFactory], IndexReport]
+) -> None:
+    """One update of the workspace (add or delete), with progress bars, then its report."""
     with (
         errors(),
         Workspace(workspace) as ws,
         progress_bars(not json_out and sys.stderr.isatty()) as progress,
     ):
-        report = ws.delete(doc_ids, progress=progress)
+        report = change(ws, progress)
     _print_report(report, json_out)
 
 

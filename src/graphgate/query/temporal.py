@@ -16,6 +16,7 @@ from datetime import date
 from graphgate.dates import TimeSpan, at, parse_time, question_time, span_of, spans_in
 from graphgate.errors import InputError
 from graphgate.query.base import RetrievalResult, RetrievedChunk, Retriever
+from graphgate.text import sentence_spans
 
 # Fit classes of a sentence or passage to the asked time.
 FITS, UNDATED, CONTRADICTS = 2, 1, 0
@@ -64,8 +65,6 @@ def sentence_fit(text: str, asked: TimeSpan, dated: str | None = None) -> tuple[
 
 def chunk_fit(chunk: RetrievedChunk, asked: TimeSpan) -> int:
     """The best fit of any of the passage's sentences."""
-    from graphgate.text import sentence_spans
-
     best = CONTRADICTS
     for start, end in sentence_spans(chunk.text):
         best = max(best, sentence_fit(chunk.text[start:end], asked, chunk.date)[0])

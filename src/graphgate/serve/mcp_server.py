@@ -8,6 +8,7 @@ MCP specification advises for stdio), against the same tokens and the same table
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -17,7 +18,7 @@ from graphgate.errors import GraphgateError
 from graphgate.modes import DEFAULT_EVAL_MODES
 from graphgate.serve.auth import Access, Caller
 from graphgate.serve.guard import ACCESS_KEY
-from graphgate.serve.service import DocumentIn, Service
+from graphgate.serve.service import DocumentIn, Job, Service
 
 
 def build_mcp(service: Service, stdio_caller: Caller | None = None) -> MCPServer:
@@ -36,6 +37,14 @@ def build_mcp(service: Service, stdio_caller: Caller | None = None) -> MCPServer
 
     def failed(exc: GraphgateError) -> ToolError:
         return ToolError(f"{exc.problem} — fix: {exc.fix}" if exc.fix else exc.problem)
+
+    def finished(start: Callable[[], Job]) -> dict[str, Any]:
+        """Start a write job, wait for it, and return its state (a refused start is an error)."""
+        try:
+            job = start().wait()
+        except GraphgateError as exc:
+            raise failed(exc) from exc
+        return job.as_dict()
 
     @server.tool()
     def get_server_status(ctx: Context) -> dict[str, Any]:
@@ -89,32 +98,20 @@ def build_mcp(service: Service, stdio_caller: Caller | None = None) -> MCPServer
         """Index a corpus file or folder below the server's allowed paths into a new run
         (waits for it to finish)."""
         allow(ctx, "reingest_from_file")
-        try:
-            job = service.reindex(path).wait()
-        except GraphgateError as exc:
-            raise failed(exc) from exc
-        return job.as_dict()
+        return finished(lambda: service.reindex(path))
 
     @server.tool()
     def add_documents(ctx: Context, documents: list[DocumentIn]) -> dict[str, Any]:
         """Add documents ({id, text, title?, metadata?}; an indexed id is replaced) in a new run
         that reuses everything already indexed (waits for it to finish)."""
         allow(ctx, "add_documents")
-        try:
-            job = service.add_documents([d.model_dump() for d in documents]).wait()
-        except GraphgateError as exc:
-            raise failed(exc) from exc
-        return job.as_dict()
+        return finished(lambda: service.add_documents([d.model_dump() for d in documents]))
 
     @server.tool()
     def delete_documents(ctx: Context, doc_ids: list[str]) -> dict[str, Any]:
         """Remove documents by id in a new run (waits for it to finish)."""
         allow(ctx, "delete_documents")
-        try:
-            job = service.delete_documents(doc_ids).wait()
-        except GraphgateError as exc:
-            raise failed(exc) from exc
-        return job.as_dict()
+        return finished(lambda: service.delete_documents(doc_ids))
 
     @server.tool()
     def run_gates(ctx: Context) -> dict[str, Any]:
