@@ -29,3 +29,23 @@ def test_the_database_holds_exactly_the_declared_tables(small_workspace: Workspa
     for table in GRAPH_TABLES:
         rows = store.cypher(f"CALL table_info('{table.label}') RETURN *").to_pylist()
         assert [(r["name"], r["type"]) for r in rows] == table.columns(), table.label
+
+
+def test_reading_columns_through_numpy_keeps_values_types_and_missing_values() -> None:
+    import pyarrow as pa
+
+    from graphgate.types import column_values
+
+    columns = [
+        pa.chunked_array([["a", None], ["b"]]),
+        pa.chunked_array([[1.5, None]]),  # a missing number stays None, never NaN
+        pa.chunked_array([[1, 2]], pa.int64()),
+        pa.chunked_array([[True, None]]),
+        pa.chunked_array([[["x", "y"], [], None]], pa.list_(pa.string())),
+        pa.chunked_array([[["w"]], [["x"], ["y", None]]]).slice(1, 2),
+        pa.chunked_array([], pa.list_(pa.string())),
+    ]
+    for column in columns:
+        values = column_values(column)
+        assert values == column.to_pylist()
+        assert [type(v) for v in values] == [type(v) for v in column.to_pylist()]

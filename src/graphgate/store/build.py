@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pyarrow as pa
@@ -42,6 +43,10 @@ def write_store(
     context_fields: Sequence[str] = (),
 ) -> dict[str, int]:
     store = LadybugGraphStore(folder)
+    # The search indexes need none of the graph: they are built while the database copies
+    # (which runs in native code, outside the GIL), in about half the time of one after the other.
+    searching = ThreadPoolExecutor(1, thread_name_prefix="graphgate-search-index")
+    built = searching.submit(build_search_indexes, folder, tables, exact_below, context_fields)
     try:
         store.upsert_nodes("Document", node_table(tables["documents"], GRAPH_TABLE["Document"]))
         chunks = tables["chunks"]
@@ -65,9 +70,10 @@ def write_store(
             "RELATED", edges.rename_columns(["from", "to", *(c for c, _ in related.columns())])
         )
         _write_communities(store, tables)
-        build_search_indexes(folder, tables, exact_below, context_fields)
+        built.result()
         return store.counts()
     finally:
+        searching.shutdown(wait=True)
         store.close()
 
 
