@@ -93,3 +93,14 @@ def small_workspace(small_workspace_path: Path, tmp_path: Path) -> Iterator[Work
     ws = Workspace(copy)
     yield ws
     ws.close()
+
+
+@pytest.fixture(scope="session")
+def falkordb_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A FalkorDB server for the whole session (tests name their graphs apart)."""
+    from tests.falkordb_server import FalkorDBProcess
+
+    server = FalkorDBProcess(tmp_path_factory.mktemp("falkordb"))
+    server.start()
+    yield server.url
+    server.stop()

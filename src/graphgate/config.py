@@ -4,7 +4,7 @@ checking every source for unknown keys is in :mod:`graphgate.config_sources`."""
 from __future__ import annotations
 
 from typing import Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import (
@@ -175,10 +175,39 @@ class TruthSettings(Section):
     tolerance: float = Field(0.02, ge=0.0, le=1.0)
 
 
+def redact_url(url: str) -> str:
+    """``url`` with any password replaced by ``***`` (user names stay: they identify)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    port = f":{parts.port}" if parts.port else ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+
+
 class StoreSettings(Section):
-    # The graph store runs are indexed into and queried from: the embedded LadybugDB store in
-    # each run's folder (the only backend so far; a graph-database server is issue 15).
-    backend: Literal["embedded"] = "embedded"
+    # Where runs are indexed into: "embedded" (a LadybugDB file in each run's folder) or
+    # "falkordb" (one graph per run on a FalkorDB server, shared by every serving process).
+    # A run is always queried from the store it was written to (its manifest says which).
+    backend: Literal["embedded", "falkordb"] = "embedded"
+    # redis://[:password@]host:port[/db]; the password may come from the URL or from
+    # store.password (GRAPHGATE_STORE__PASSWORD), and is never written to a manifest or a log.
+    url: str = "redis://127.0.0.1:6379"
+    password: SecretStr | None = None
+    # Run graphs are named "<graph>-<run id>"; the default prefix is "graphgate".
+    graph: str = Field("graphgate", pattern=r"^[A-Za-z0-9_.-]{1,64}$")
+    # Run graphs kept on the server (the current one and the newest complete runs before it).
+    keep_graphs: int = Field(3, ge=1)
+    # A server that does not answer is retried this many times, waiting retry_backoff_s,
+    # doubled each time, before the request fails (HTTP 503).
+    retries: int = Field(3, ge=0)
+    retry_backoff_s: float = Field(0.2, ge=0.0)
+    timeout_s: float = Field(30.0, gt=0.0)
+
+    def public_url(self) -> str:
+        """The URL without its password: what logs, manifests and status may show."""
+        return redact_url(self.url)
 
 
 class QuerySettings(Section):
@@ -424,4 +453,6 @@ class Settings(BaseSettings):
         data["llm"]["api_key"] = "***" if self.llm.api_key else None
         data["serve"]["write_token"] = "***" if self.serve.write_token else None
         data["serve"]["read_token"] = "***" if self.serve.read_token else None
+        data["store"]["url"] = self.store.public_url()
+        data["store"]["password"] = "***" if self.store.password else None
         return data

@@ -38,3 +38,7 @@ class ExtractionFailedError(GraphgateError):
 
 class RunStateError(GraphgateError):
     """The run is not in a state for this (still running, interrupted, not complete)."""
+
+
+class StoreUnavailableError(GraphgateError):
+    """The graph-database server cannot be reached (HTTP 503: try again later)."""

@@ -41,16 +41,12 @@ from graphgate.query.conflicts import ConflictRetriever
 from graphgate.query.loaded import LoadedIndex, check_embedding, open_index
 from graphgate.query.modes import build_retriever
 from graphgate.runs import COMPLETE, INTERRUPTED, RUNNING, Run, RunRegistry
+from graphgate.store.backends import open_run_store, prune_run_graphs, run_store
 from graphgate.store.base import GraphStore
-from graphgate.store.embedded import open_embedded_store
 from graphgate.types import Document, from_table
 
 MODES = tuple(QUERY_MODES)
 StoreOpener = Callable[[Run, Settings], GraphStore]
-
-
-def open_embedded(run: Run, settings: Settings) -> GraphStore:
-    return open_embedded_store(run, settings.vectors.exact_below, settings.chunk.context_fields)
 
 
 LLM_CACHE = "llm_cache.sqlite"
@@ -84,10 +80,10 @@ class Workspace:
         open_store: StoreOpener | None = None,
         **overrides: Any,
     ) -> None:
-        """``open_store`` opens a run's :class:`GraphStore` for querying (default: the
-        embedded LadybugDB store in the run folder); ``overrides`` nest like the settings."""
+        """``open_store`` opens a run's :class:`GraphStore` for querying (default: the store
+        the run was written to: embedded or server); ``overrides`` nest like the settings."""
         self.path = Path(path)
-        self.open_store = open_store or open_embedded
+        self.open_store = open_store or open_run_store
         if self.path.exists() and not self.path.is_dir():
             raise ConfigError(
                 f"workspace {self.path} is a file, not a folder",
@@ -288,6 +284,7 @@ class Workspace:
             raise
         self.runs.set_current(run)
         self._close_loaded()
+        prune_run_graphs(self.runs, self.settings.store)
         if self.settings.gates.run_on_index:
             self.gates(run.run_id)
         if self.settings.runs.keep is not None:
@@ -376,7 +373,12 @@ class Workspace:
     def prune_runs(self) -> list[str]:
         """Remove interrupted and failed runs and complete ones beyond ``runs.keep``."""
         protected = {r for r in (self.runs.current_id(), stored_baseline(self.runs)) if r}
-        return self.runs.prune(self.settings.runs.keep, protected)
+        graphs = {r.run_id: run_store(r).get("graph") for r in self.runs.list()}
+        removed = self.runs.prune(self.settings.runs.keep, protected)
+        # Their manifests went with their folders; the server graphs they named go too.
+        gone = [str(graphs[r]) for r in removed if graphs.get(r)]
+        prune_run_graphs(self.runs, self.settings.store, gone)
+        return removed
 
     def _previous_documents(self) -> dict[str, Document]:
         if self.runs.current_id() is None:

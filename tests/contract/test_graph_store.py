@@ -1,7 +1,8 @@
 """The GraphStore contract: what every backend must answer, and how.
 
-Run against each backend on the same small index (today the embedded LadybugDB store; a
-server backend adds itself to ``BACKENDS``). Retrieval is typed against this protocol only.
+Run against each backend on the same small index: the embedded LadybugDB store, and the
+same run's tables written to a graph on a real FalkorDB server (``falkordb_url``). Retrieval is
+typed against this protocol only.
 """
 
 from __future__ import annotations
@@ -13,22 +14,54 @@ import numpy as np
 import pytest
 
 from graphgate import Workspace
+from graphgate.config import StoreSettings
 from graphgate.runs import RunRegistry
 from graphgate.store.base import GraphStore
 from graphgate.store.embedded import open_embedded_store
 from graphgate.text import normalise_name
 
+ARTIFACTS = (
+    "documents",
+    "chunks",
+    "chunk_vectors",
+    "entities",
+    "relationships",
+    "entity_vectors",
+    "entity_name_vectors",
+    "communities",
+    "community_reports",
+    "community_vectors",
+    "conflicts",
+)
 
-def _embedded(ws_path: Path) -> GraphStore:
+
+def _embedded(ws_path: Path, request: pytest.FixtureRequest) -> GraphStore:
     return open_embedded_store(RunRegistry(ws_path).current(), exact_below=20_000)
 
 
-BACKENDS: dict[str, Callable[[Path], GraphStore]] = {"embedded": _embedded}
+def _falkordb(ws_path: Path, request: pytest.FixtureRequest) -> GraphStore:
+    from graphgate.store.falkordb_client import FalkorDBServer
+    from graphgate.store.falkordb_store import FalkorDBGraphStore
+    from graphgate.store.falkordb_write import write_falkordb_graph
+
+    settings = StoreSettings(backend="falkordb", url=request.getfixturevalue("falkordb_url"))
+    run = RunRegistry(ws_path).current()
+    tables = {name: run.read_artifact(name) for name in ARTIFACTS if run.has_artifact(name)}
+    server = FalkorDBServer(settings)
+    graph = f"contract-{request.node.name}"
+    write_falkordb_graph(server, graph, tables)
+    return FalkorDBGraphStore(server, graph, 384)
+
+
+BACKENDS: dict[str, Callable[[Path, pytest.FixtureRequest], GraphStore]] = {
+    "embedded": _embedded,
+    "falkordb": _falkordb,
+}
 
 
 @pytest.fixture(params=sorted(BACKENDS))
 def store(request: pytest.FixtureRequest, small_workspace_path: Path) -> Iterator[GraphStore]:
-    opened = BACKENDS[request.param](small_workspace_path)
+    opened = BACKENDS[request.param](small_workspace_path, request)
     yield opened
     opened.close()
 
@@ -146,3 +179,18 @@ def test_cypher_reads_and_refuses_writes(store: GraphStore) -> None:
     with pytest.raises(Exception):  # noqa: B017 - each backend refuses in its own words
         store.cypher("CREATE (e:Entity {id: 'x'})")
     assert store.counts()["Entity"] == len(store.entities())
+
+
+def test_query_syntax_in_user_text_is_only_words(store: GraphStore) -> None:
+    # Full-text engines have their own syntax (negation, prefixes, field names): a question
+    # containing it is searched for its words, never parsed.
+    plain = store.text_search("chunk", "Cratchit clerk", 3)
+    hostile = store.text_search("chunk", '-Cratchit* @text:(clerk) | "\\ ~%', 3)
+    assert {cid for cid, _ in hostile} == {cid for cid, _ in plain}
+    assert store.text_search("chunk", "?!", 3) == []
+
+
+def test_the_store_says_where_it_lives(store: GraphStore) -> None:
+    described = store.describe()
+    assert described["backend"] in {"embedded", "falkordb"}
+    assert all(isinstance(v, str) and v for v in described.values())

@@ -32,7 +32,7 @@ from graphgate.index.truth import (
     supersede,
 )
 from graphgate.index.update import changes_between
-from graphgate.store.build import write_store
+from graphgate.store.backends import write_run_store
 from graphgate.text import document_headers, in_context
 from graphgate.types import (
     Chunk,
@@ -331,13 +331,8 @@ def embed_communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> S
 
 
 def graph_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
-    counts = write_store(
-        ctx.run.store_dir,
-        tables,
-        ctx.settings.vectors.exact_below,
-        ctx.settings.chunk.context_fields,
-    )
-    return StageOutput({}, {"store_counts": counts})
+    counts = write_run_store(ctx.run, ctx.settings, tables)
+    return StageOutput({}, {"store_counts": counts, "backend": ctx.settings.store.backend})
 
 
 _LOAD = Stage("load", (), ("documents",), load_stage)
@@ -391,6 +386,7 @@ _GRAPH = Stage(
         "communities",
         "community_reports",
         "community_vectors",
+        "conflicts",
     ),
 )
 

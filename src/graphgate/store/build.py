@@ -124,11 +124,7 @@ def build_search_indexes(
     ids, matrix = vectors_from_table(tables["chunk_vectors"])
     build_vector_index(ids, matrix, folder / "vectors" / "chunk", exact_below)
     chunks = tables["chunks"]
-    headers = document_headers(tables["documents"].to_pylist(), context_fields)
-    texts = [
-        in_context(headers.get(doc, ""), text)
-        for doc, text in zip(chunks["doc_id"].to_pylist(), chunks["text"].to_pylist(), strict=True)
-    ]
+    texts = chunk_search_texts(tables, context_fields)
     build_text_index(chunks["id"].to_pylist(), texts, folder / "text" / "chunk")
     entities = tables["entities"]
     if "entity_vectors" in tables and tables["entity_vectors"].num_rows:
@@ -147,15 +143,28 @@ def build_search_indexes(
         ids, matrix = vectors_from_table(tables["community_vectors"])
         build_vector_index(ids, matrix, folder / "vectors" / "community", exact_below)
         reports = tables["community_reports"]
-        report_texts = [
-            f"{t}. {s}"
-            for t, s in zip(
-                reports["title"].to_pylist(), reports["summary"].to_pylist(), strict=True
-            )
-        ]
         build_text_index(
-            reports["community_id"].to_pylist(), report_texts, folder / "text" / "community"
+            reports["community_id"].to_pylist(),
+            report_search_texts(reports),
+            folder / "text" / "community",
         )
+
+
+def chunk_search_texts(tables: dict[str, pa.Table], context_fields: Sequence[str]) -> list[str]:
+    """Chunks are keyword-indexed in their context (title, headers), as they were embedded."""
+    chunks = tables["chunks"]
+    headers = document_headers(tables["documents"].to_pylist(), context_fields)
+    return [
+        in_context(headers.get(doc, ""), text)
+        for doc, text in zip(chunks["doc_id"].to_pylist(), chunks["text"].to_pylist(), strict=True)
+    ]
+
+
+def report_search_texts(reports: pa.Table) -> list[str]:
+    return [
+        f"{t}. {s}"
+        for t, s in zip(reports["title"].to_pylist(), reports["summary"].to_pylist(), strict=True)
+    ]
 
 
 def search_indexes_present(folder: Path) -> bool:

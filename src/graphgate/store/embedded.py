@@ -181,6 +181,9 @@ class EmbeddedGraphStore:
     def counts(self) -> dict[str, int]:
         return self.graph.counts()
 
+    def describe(self) -> dict[str, str]:
+        return {"backend": "embedded", "path": str(self.graph.path)}
+
     def close(self) -> None:
         self.graph.close()
 

@@ -1,0 +1,102 @@
+"""Choosing the graph store: a run is written to the configured backend and always read from
+the one its manifest names (so changing ``store.backend`` never strands an existing index)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable
+from typing import Any
+
+import pyarrow as pa
+
+from graphgate.config import Settings, StoreSettings
+from graphgate.runs import COMPLETE, RUNNING, Run, RunRegistry
+from graphgate.store.base import GraphStore
+from graphgate.store.build import write_store
+from graphgate.store.embedded import open_embedded_store
+
+EMBEDDED = "embedded"
+FALKORDB = "falkordb"
+
+
+def run_store(run: Run) -> dict[str, Any]:
+    """What the run's manifest says about its store (runs before servers: embedded)."""
+    recorded = run.manifest().get("store")
+    return dict(recorded) if isinstance(recorded, dict) else {"backend": EMBEDDED}
+
+
+def write_run_store(run: Run, settings: Settings, tables: dict[str, pa.Table]) -> dict[str, int]:
+    """The graph stage's work: the run's tables into the configured store; its counts."""
+    if settings.store.backend == FALKORDB:
+        from graphgate.store.falkordb_client import FalkorDBServer, run_graph_name
+        from graphgate.store.falkordb_write import write_falkordb_graph
+
+        graph = run_graph_name(settings.store.graph, run.run_id)
+        # Recorded first: a killed run's graph is found (and dropped) by the next prune.
+        run.update_manifest(
+            store={"backend": FALKORDB, "graph": graph, "url": settings.store.public_url()}
+        )
+        server = FalkorDBServer(settings.store)
+        try:
+            return write_falkordb_graph(server, graph, tables, settings.chunk.context_fields)
+        except BaseException:
+            # A half-written graph is never served; the current run's graph is another one.
+            with contextlib.suppress(Exception):  # the write's own error is the one to report
+                server.drop(graph)
+            raise
+        finally:
+            server.close()
+    run.update_manifest(store={"backend": EMBEDDED})
+    return write_store(
+        run.store_dir, tables, settings.vectors.exact_below, settings.chunk.context_fields
+    )
+
+
+def open_run_store(run: Run, settings: Settings) -> GraphStore:
+    """A run's store for querying, wherever the run was written."""
+    recorded = run_store(run)
+    if recorded.get("backend") == FALKORDB:
+        from graphgate.store.falkordb_client import FalkorDBServer
+        from graphgate.store.falkordb_store import FalkorDBGraphStore
+
+        dimension = int(run.manifest().get("embedding", {}).get("dimension", 0))
+        return FalkorDBGraphStore(FalkorDBServer(settings.store), str(recorded["graph"]), dimension)
+    return open_embedded_store(run, settings.vectors.exact_below, settings.chunk.context_fields)
+
+
+def prune_run_graphs(
+    registry: RunRegistry, settings: StoreSettings, also: Iterable[str] = ()
+) -> list[str]:
+    """Drop the server graphs of this workspace's runs beyond the newest ``keep_graphs``
+    complete ones (the current run always stays), of failed and interrupted runs, and ``also``
+    (the graphs of runs just removed). Only graphs a run of this workspace names are touched:
+    another workspace on the same server keeps its own."""
+    current = registry.current_id()
+    drop: list[str] = []
+    kept = 0
+    for run in reversed(registry.list()):
+        recorded = run_store(run)
+        if recorded.get("backend") != FALKORDB:
+            continue
+        state = registry.state(run)
+        if run.run_id == current or state == RUNNING:
+            kept += state == COMPLETE
+            continue
+        if state == COMPLETE and kept < settings.keep_graphs:
+            kept += 1
+            continue
+        drop.append(str(recorded["graph"]))
+    drop += list(also)
+    if not drop:
+        return []
+    from graphgate.store.falkordb_client import FalkorDBServer
+
+    server = FalkorDBServer(settings)
+    try:
+        present = set(server.graphs())
+        dropped = sorted({g for g in drop if g in present})
+        for graph in dropped:
+            server.drop(graph)
+        return dropped
+    finally:
+        server.close()

