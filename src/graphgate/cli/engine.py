@@ -241,6 +241,9 @@ def status(
         out.print(shown(f"workspace {st.workspace}  run {st.current_run}  ({st.runs} runs)"))
         out.print("counts: " + shown(", ".join(f"{k}={v}" for k, v in st.counts.items())))
         out.print(f"embedding: {shown(st.embedding)}")
+        if st.store:
+            where = ", ".join(f"{k} {v}" for k, v in st.store.items() if k != "backend")
+            out.print(shown(f"store: {st.store.get('backend')} ({where})"))
         if st.llm:
             out.print(
                 f"llm: {st.llm['calls']} calls, {st.llm['cached']} cached, "

@@ -24,11 +24,35 @@ def serve_command(
     workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.")] = 8000,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Server processes on one port (each follows the current run; with "
+            "store.backend = falkordb they share the server's graph).",
+        ),
+    ] = 1,
 ) -> None:
     """Serve the index over HTTP (and MCP at /mcp). Writes need the write token
     (GRAPHGATE_SERVE__WRITE_TOKEN); reads need the read token when one is set
     (GRAPHGATE_SERVE__READ_TOKEN)."""
     import uvicorn
+
+    if workers > 1:
+        from graphgate.serve.workers import serve_workers
+        from graphgate.workspace import Workspace
+
+        with errors(), Workspace(workspace):  # bad settings fail here, before any worker
+            pass
+        serve_workers(
+            workspace,
+            host,
+            port,
+            workers,
+            os.environ.get(_LEGACY_WRITE),
+            os.environ.get(_LEGACY_READ),
+        )
+        return
 
     from graphgate.serve.http import create_app, server_config
     from graphgate.serve.service import Service

@@ -23,6 +23,7 @@ from graphgate.errors import (
     GraphgateError,
     IndexMissingError,
     InputError,
+    StoreUnavailableError,
 )
 from graphgate.inputs import MAX_TOP_K
 from graphgate.modes import DEFAULT_EVAL_MODES, QUERY_MODES, modes_help
@@ -127,6 +128,9 @@ def create_app(service: Service, mcp: bool = True) -> FastAPI:
 
     @app.exception_handler(GraphgateError)
     async def graphgate_error(_: Request, exc: GraphgateError) -> JSONResponse:
+        if isinstance(exc, StoreUnavailableError):  # the graph server is down: retry later
+            body = {"detail": exc.problem, "fix": exc.fix}
+            return JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
         code = 409 if isinstance(exc, IndexMissingError) else 400
         if isinstance(exc, InputError):
             code = 404 if isinstance(exc, DocumentNotFoundError) else 422

@@ -121,6 +121,8 @@ class Service:
         with self.query_lock:
             status = self.ws.status().to_dict()
         status["workspace"] = self.workspace.name
+        # Where the files and the database server are is the operator's business, not a client's.
+        status["store"] = {k: v for k, v in status["store"].items() if k not in {"path", "url"}}
         return status
 
     # -- paths a client names ----------------------------------------------------------------

