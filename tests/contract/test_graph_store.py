@@ -39,7 +39,7 @@ def _embedded(ws_path: Path, request: pytest.FixtureRequest) -> GraphStore:
     return open_embedded_store(RunRegistry(ws_path).current(), exact_below=20_000)
 
 
-def _falkordb(ws_path: Path, request: pytest.FixtureRequest) -> GraphStore:
+def _falkordb(ws_path: Path, request: pytest.FixtureRequest, keywords: str = "bm25") -> GraphStore:
     from graphgate.store.falkordb_client import FalkorDBServer
     from graphgate.store.falkordb_store import FalkorDBGraphStore
     from graphgate.store.falkordb_write import write_falkordb_graph
@@ -50,12 +50,18 @@ def _falkordb(ws_path: Path, request: pytest.FixtureRequest) -> GraphStore:
     server = FalkorDBServer(settings)
     graph = f"contract-{request.node.name}"
     write_falkordb_graph(server, graph, tables)
-    return FalkorDBGraphStore(server, graph, 384)
+    return FalkorDBGraphStore(server, graph, 384, keywords)
+
+
+def _falkordb_fulltext(ws_path: Path, request: pytest.FixtureRequest) -> GraphStore:
+    """Keyword search by FalkorDB's own full-text index (store.keyword_search = "server")."""
+    return _falkordb(ws_path, request, "server")
 
 
 BACKENDS: dict[str, Callable[[Path, pytest.FixtureRequest], GraphStore]] = {
     "embedded": _embedded,
     "falkordb": _falkordb,
+    "falkordb-fulltext": _falkordb_fulltext,
 }
 
 
@@ -127,6 +133,12 @@ def test_chunks_their_entities_and_entity_pages(store: GraphStore) -> None:
     vector = store.chunk_vector(chunk.id)
     assert vector is not None and vector.shape == (384,)
     assert store.chunk_vector("no-such-chunk") is None
+    other = chunks[-1]
+    cosine = store.chunk_similarities([chunk.id, other.id, "no-such-chunk"], vector)
+    assert set(cosine) == {chunk.id, other.id}
+    assert cosine[chunk.id] == pytest.approx(1.0, abs=1e-5)
+    assert cosine[other.id] == pytest.approx(float(store.chunk_vector(other.id) @ vector), abs=1e-5)  # type: ignore[operator]
+    assert store.chunk_similarities([], vector) == {}
     for entity in store.entities():
         for cid in entity.chunk_ids:
             assert entity.id in store.entities_in_chunk(cid)

@@ -26,8 +26,6 @@ QUESTIONS = (
     "Who was Scrooge's partner?",
 )
 MODES = ("vector", "local", "global", "graph", "hybrid")
-# Modes whose ranking mixes in keyword scores (graph mode breaks near-ties with them).
-KEYWORD_ORDERED = {"graph", "hybrid", "global"}
 
 
 def _store(url: str, graph: str, **more: Any) -> dict[str, Any]:
@@ -63,13 +61,9 @@ def test_same_retrieval_and_gate_verdicts_as_the_embedded_store(
             for mode in MODES:
                 a = embedded.query(question, mode=mode).retrieval
                 b = server.query(question, mode=mode).retrieval
-                if mode in KEYWORD_ORDERED:
-                    # Keyword scores come from another engine (RediSearch TF-IDF with English
-                    # stemming, not bm25s): near-ties may swap, the passages found may not.
-                    assert {c.id for c in b.chunks} == {c.id for c in a.chunks}, (question, mode)
-                else:
-                    assert [c.id for c in b.chunks] == [c.id for c in a.chunks], (question, mode)
-                assert {e.id for e in b.entities} == {e.id for e in a.entities}, (question, mode)
+                assert [c.id for c in b.chunks] == [c.id for c in a.chunks], (question, mode)
+                assert [e.id for e in b.entities] == [e.id for e in a.entities], (question, mode)
+                assert [r.id for r in b.edges] == [r.id for r in a.edges], (question, mode)
         verdicts = {g.gate: g.verdict for g in embedded.gates().results}
         assert {g.gate: g.verdict for g in server.gates().results} == verdicts
         status = server.status()

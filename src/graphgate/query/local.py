@@ -156,10 +156,9 @@ class LocalRetriever:
             # The nearest chunks always compete too, so a missed seed does not lose the passage.
             for cid, _ in store.vector_search("chunk", vector, k):
                 chunk_mass.setdefault(cid, 0.0)
+            cosine = store.chunk_similarities(list(chunk_mass), vector)
             for cid, mass in chunk_mass.items():
-                own = store.chunk_vector(cid)
-                dense = float(own @ vector) if own is not None else 0.0
-                scored.append((mass / top_mass + s.dense_weight * dense, cid))
+                scored.append((mass / top_mass + s.dense_weight * cosine.get(cid, 0.0), cid))
         scored.sort(key=lambda x: (-x[0], x[1]))
         return scored
 

@@ -61,7 +61,12 @@ def open_run_store(run: Run, settings: Settings) -> GraphStore:
         from graphgate.store.falkordb_store import FalkorDBGraphStore
 
         dimension = int(run.manifest().get("embedding", {}).get("dimension", 0))
-        return FalkorDBGraphStore(FalkorDBServer(settings.store), str(recorded["graph"]), dimension)
+        return FalkorDBGraphStore(
+            FalkorDBServer(settings.store),
+            str(recorded["graph"]),
+            dimension,
+            settings.store.keyword_search,
+        )
     return open_embedded_store(run, settings.vectors.exact_below, settings.chunk.context_fields)
 
 

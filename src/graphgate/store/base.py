@@ -89,6 +89,13 @@ class GraphStore(Protocol):
 
     def chunk_vector(self, chunk_id: str) -> npt.NDArray[np.float32] | None: ...
 
+    def chunk_similarities(
+        self, chunk_ids: Sequence[str], vector: npt.NDArray[np.float32]
+    ) -> dict[str, float]:
+        """Cosine of each chunk's vector to ``vector`` (unknown ids left out): computed where
+        the vectors are, so a server sends numbers, not vectors."""
+        ...
+
     def entities_in_chunk(self, chunk_id: str) -> list[str]: ...
 
     def entity_pages(self, name: str) -> list[str]:

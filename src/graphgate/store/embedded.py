@@ -133,6 +133,15 @@ class EmbeddedGraphStore:
         row = self._chunk_row.get(chunk_id)
         return None if row is None else self._chunk_vectors[row]
 
+    def chunk_similarities(
+        self, chunk_ids: Sequence[str], vector: npt.NDArray[np.float32]
+    ) -> dict[str, float]:
+        rows = [(cid, self._chunk_row[cid]) for cid in chunk_ids if cid in self._chunk_row]
+        if not rows:
+            return {}
+        scores = self._chunk_vectors[[r for _, r in rows]] @ vector.astype(np.float32)
+        return {cid: float(score) for (cid, _), score in zip(rows, scores, strict=True)}
+
     def entities_in_chunk(self, chunk_id: str) -> list[str]:
         return list(self._in_chunk.get(chunk_id, []))
 

@@ -21,6 +21,7 @@ from graphgate.errors import EmbeddingMismatchError, GraphgateError
 from graphgate.store.base import Hit, ProjectionEdges, SearchKind
 from graphgate.store.falkordb_client import FalkorDBServer
 from graphgate.store.falkordb_write import graph_counts
+from graphgate.store.text import Bm25TextIndex, memory_text_index
 from graphgate.text import normalise_name
 from graphgate.types import (
     GRAPH_TABLE,
@@ -88,20 +89,25 @@ _LIST_FIELDS = {
 
 
 class FalkorDBGraphStore:
-    def __init__(self, server: FalkorDBServer, graph: str, dimension: int) -> None:
+    def __init__(
+        self, server: FalkorDBServer, graph: str, dimension: int, keyword_search: str = "bm25"
+    ) -> None:
         self.server = server
         self.graph = graph
         self.dimension = dimension
+        self.keyword_search = keyword_search
+        self._keyword: dict[str, Bm25TextIndex] = {}
         self._entity: dict[str, Entity] = {}
         self._chunk: dict[str, Chunk] = {}
-        self._lists: dict[str, Any] = {}
+        self._lists: dict[str | tuple[str, str], Any] = {}
         self._vector_kinds: set[str] | None = None
 
     def _rows(self, cypher: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
         rows: list[list[Any]] = self.server.query(self.graph, cypher, params).result_set
         return rows
 
-    def _once(self, key: str, read: Any) -> Any:
+    def _once(self, key: str | tuple[str, str], read: Any) -> Any:
+        """``read()`` once per key for the life of this store (a run's graph never changes)."""
         if key not in self._lists:
             self._lists[key] = read()
         return self._lists[key]
@@ -125,16 +131,14 @@ class FalkorDBGraphStore:
         return list(self._once("entities", read))
 
     def entity_ids_named(self, name: str) -> list[str]:
-        key = normalise_name(name)
-        if not key:
-            return []
-        rows = self._rows(
-            "MATCH (e:Entity) WHERE $key IN e.name_keys RETURN e.id ORDER BY e.ordinal",
-            {"key": key},
-        )
-        return [str(r[0]) for r in rows]
+        # Entity linking asks this for every word run of a question: one read of the name
+        # table (the run's graph never changes) instead of a scan per call.
+        return list(self._names().get(normalise_name(name), []))
 
     def entity_names(self) -> dict[str, list[str]]:
+        return {k: list(v) for k, v in self._names().items()}
+
+    def _names(self) -> dict[str, list[str]]:
         def read() -> dict[str, list[str]]:
             rows = self._rows(
                 "MATCH (e:Entity) WITH e ORDER BY e.ordinal UNWIND e.name_keys AS key "
@@ -143,7 +147,7 @@ class FalkorDBGraphStore:
             return {str(k): [str(i) for i in ids] for k, ids in rows}
 
         names: dict[str, list[str]] = self._once("names", read)
-        return {k: list(v) for k, v in names.items()}
+        return names
 
     def relationships(self) -> list[Relationship]:
         def read() -> list[Relationship]:
@@ -209,28 +213,50 @@ class FalkorDBGraphStore:
             return None
         return np.asarray(rows[0][0], dtype=np.float32)
 
-    def entities_in_chunk(self, chunk_id: str) -> list[str]:
+    def chunk_similarities(
+        self, chunk_ids: Sequence[str], vector: npt.NDArray[np.float32]
+    ) -> dict[str, float]:
+        if not chunk_ids:
+            return {}
         rows = self._rows(
-            "MATCH (c:Chunk {id: $id})-[:MENTIONS]->(e:Entity) RETURN e.id ORDER BY e.ordinal",
-            {"id": chunk_id},
+            "UNWIND $ids AS id MATCH (c:Chunk {id: id}) "
+            "RETURN id, vec.cosineDistance(c.embedding, vecf32($vector))",
+            {"ids": list(chunk_ids), "vector": vector.astype(float).tolist()},
         )
-        return [str(r[0]) for r in rows]
+        return {str(i): 1.0 - float(d) for i, d in rows}
+
+    def entities_in_chunk(self, chunk_id: str) -> list[str]:
+        def read() -> list[str]:
+            rows = self._rows(
+                "MATCH (c:Chunk {id: $id})-[:MENTIONS]->(e:Entity) RETURN e.id ORDER BY e.ordinal",
+                {"id": chunk_id},
+            )
+            return [str(r[0]) for r in rows]
+
+        return list(self._once(("in_chunk", chunk_id), read))
 
     def entity_pages(self, name: str) -> list[str]:
-        key = normalise_name(name)
-        if not key:
-            return []
-        rows = self._rows(
-            "MATCH (d:Document) WHERE $key IN d.page_keys RETURN d.id ORDER BY d.id", {"key": key}
-        )
-        return [str(r[0]) for r in rows]
+        # Asked for every word run of a question, like entity_ids_named: one read of the table.
+        def read() -> dict[str, list[str]]:
+            rows = self._rows(
+                "MATCH (d:Document) WITH d ORDER BY d.id UNWIND d.page_keys AS key "
+                "RETURN key, collect(d.id)"
+            )
+            return {str(k): [str(i) for i in ids] for k, ids in rows}
+
+        pages: dict[str, list[str]] = self._once("pages", read)
+        return list(pages.get(normalise_name(name), []))
 
     def first_chunk(self, doc_id: str) -> str | None:
-        rows = self._rows(
-            "MATCH (c:Chunk {doc_id: $doc}) RETURN c.id ORDER BY c.position LIMIT 1",
-            {"doc": doc_id},
-        )
-        return str(rows[0][0]) if rows else None
+        def read() -> str | None:
+            rows = self._rows(
+                "MATCH (c:Chunk {doc_id: $doc}) RETURN c.id ORDER BY c.position LIMIT 1",
+                {"doc": doc_id},
+            )
+            return str(rows[0][0]) if rows else None
+
+        first: str | None = self._once(("first_chunk", doc_id), read)
+        return first
 
     def documents_by(self, field: str) -> dict[str, list[str]]:
         def read() -> dict[str, dict[str, Any]]:
@@ -307,6 +333,8 @@ class FalkorDBGraphStore:
     def text_search(self, kind: SearchKind, query: str, k: int) -> list[Hit]:
         if kind not in _TEXT_LABEL:
             raise GraphgateError(f"no {kind} text index on the server", "re-run `graphgate index`")
+        if self.keyword_search == "bm25":
+            return self._bm25(kind).search(query, k)
         # Only plain words reach the full-text engine, joined by OR: the user's text is never
         # read as query syntax (prefixes, negation, field names).
         words = list(dict.fromkeys(_WORD.findall(query.lower())))
@@ -318,6 +346,19 @@ class FalkorDBGraphStore:
             {"label": _TEXT_LABEL[kind], "query": "|".join(words), "k": int(k)},
         )
         return [(str(i), float(s)) for i, s in rows]
+
+    def _bm25(self, kind: str) -> Bm25TextIndex:
+        """The embedded store's keyword index, built from the texts on the server in the
+        order the embedded store indexes them (so ties break alike)."""
+        if kind not in self._keyword:
+            order = {"Community": "WHERE n.has_report RETURN n.id, n.search_text ORDER BY n.id"}
+            label = _TEXT_LABEL[kind]
+            tail = order.get(label, "RETURN n.id, n.search_text ORDER BY n.ordinal")
+            rows = self._rows(f"MATCH (n:{label}) {tail}")
+            self._keyword[kind] = memory_text_index(
+                [str(i) for i, _ in rows], [str(t or "") for _, t in rows]
+            )
+        return self._keyword[kind]
 
     def cypher(self, query: str, params: dict[str, Any] | None = None) -> pa.Table:
         """Read-only Cypher (the server refuses writes); nodes and edges come back as their

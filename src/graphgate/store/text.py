@@ -37,19 +37,26 @@ class Bm25TextIndex:
         ]
 
 
-def build_text_index(ids: Sequence[str], texts: Sequence[str], folder: Path) -> Bm25TextIndex:
+def memory_text_index(ids: Sequence[str], texts: Sequence[str]) -> Bm25TextIndex:
+    """An index held in memory only (a server store builds one from the server's texts)."""
     import bm25s
 
-    folder.mkdir(parents=True, exist_ok=True)
     retriever: Any = None
     if texts:
         tokens = bm25s.tokenize(list(texts), stopwords="en", show_progress=False)
         if tokens.vocab:
             retriever = bm25s.BM25()
             retriever.index(tokens, show_progress=False)
-            retriever.save(str(folder))
-    (folder / "ids.json").write_text(json.dumps(list(ids)))
     return Bm25TextIndex(ids, retriever)
+
+
+def build_text_index(ids: Sequence[str], texts: Sequence[str], folder: Path) -> Bm25TextIndex:
+    folder.mkdir(parents=True, exist_ok=True)
+    index = memory_text_index(ids, texts)
+    if index.retriever is not None:
+        index.retriever.save(str(folder))
+    (folder / "ids.json").write_text(json.dumps(list(ids)))
+    return index
 
 
 def open_text_index(folder: Path) -> Bm25TextIndex:
