@@ -1,9 +1,12 @@
 """The server backend of :class:`~graphgate.store.base.GraphStore`: one run's graph on FalkorDB.
 
 Every answer comes from the server: lookups, the retrievers' graph work (neighbourhoods, edges
-among entities, entity pages) and the searches (FalkorDB's vector and full-text indexes), all
-as parameterised read-only Cypher. A run's graph never changes once it is complete, so what a
-process has read (a whole list, an entity by id) is kept for the life of the opened store.
+among entities, chunk cosines) and vector search (FalkorDB's own indexes), as parameterised
+read-only Cypher. Keyword search ranks exactly as the embedded store does by default (a bm25s
+index this process builds from the texts on the server when it first needs it);
+``store.keyword_search = "server"`` asks FalkorDB's full-text index instead. A run's graph
+never changes once it is complete, so what a process has read (a whole list, the name table,
+an entity by id) is kept for the life of the opened store.
 """
 
 from __future__ import annotations
@@ -69,14 +72,6 @@ _REPORT = (
     "c.chunk_ids, c.doc_ids, c.claims_json"
 )
 
-
-def _lists(values: list[Any], fields: list[str], cls: type[Any]) -> Any:
-    """A record from a row, a missing list property read as an empty list."""
-    row: dict[str, Any] = dict(zip(fields, values, strict=True))
-    empty: dict[str, list[str]] = {f: [] for f, v in row.items() if v is None and f in _LIST_FIELDS}
-    return cls(**{**row, **empty})
-
-
 _LIST_FIELDS = {
     "aliases",
     "chunk_ids",
@@ -86,6 +81,13 @@ _LIST_FIELDS = {
     "key_entities",
     "key_relationships",
 }
+
+
+def _lists(values: list[Any], fields: list[str], cls: type[Any]) -> Any:
+    """A record from a row, a missing list property read as an empty list."""
+    row: dict[str, Any] = dict(zip(fields, values, strict=True))
+    empty: dict[str, list[str]] = {f: [] for f, v in row.items() if v is None and f in _LIST_FIELDS}
+    return cls(**{**row, **empty})
 
 
 class FalkorDBGraphStore:
