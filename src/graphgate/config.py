@@ -226,6 +226,9 @@ class QuerySettings(Section):
     # HotpotQA subset, doc recall@2: 0.5 -> 0.55, 1 -> 0.59, 2 -> 0.635, 3 -> 0.625, 4 -> 0.645.
     dense_weight: float = Field(2.0, ge=0.0)
     answer_sentences: int = Field(3, ge=1)
+    # Read-only Cypher (`graphgate cypher`, POST /cypher): rows returned and time allowed.
+    cypher_max_rows: int = Field(1000, ge=1, le=100_000)
+    cypher_timeout_s: float = Field(5.0, gt=0.0, le=600.0)
     # extractive (offline) or llm (the configured model answers from the retrieved context only)
     answerer: Literal["extractive", "llm"] = "extractive"
     # Global mode: the level whose report count fits this budget (the deepest that does).
@@ -337,6 +340,8 @@ class ServeSettings(Section):
     allowed_paths: list[str] = Field(default_factory=list)
     # /metrics without a token even when a read token is set (for a scraper on a private net).
     metrics_public: bool = False
+    # POST /cypher: read-only Cypher for holders of the write token; off unless turned on.
+    cypher: bool = False
     max_body_bytes: int = Field(2_000_000, ge=1024)
     body_timeout_s: float = Field(30.0, gt=0)
     header_timeout_s: float = Field(10.0, gt=0)

@@ -42,3 +42,7 @@ class RunStateError(GraphgateError):
 
 class StoreUnavailableError(GraphgateError):
     """The graph-database server cannot be reached (HTTP 503: try again later)."""
+
+
+class QueryTimeoutError(InputError):
+    """A query ran past its time limit and was stopped (nothing was changed)."""

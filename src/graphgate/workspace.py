@@ -38,6 +38,7 @@ from graphgate.modes import QUERY_MODES, parse_modes
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.base import Answer
 from graphgate.query.conflicts import ConflictRetriever
+from graphgate.query.cypher import CypherResult, run_read_query
 from graphgate.query.loaded import LoadedIndex, check_embedding, open_index
 from graphgate.query.modes import build_retriever
 from graphgate.runs import COMPLETE, INTERRUPTED, RUNNING, Run, RunRegistry
@@ -443,6 +444,15 @@ class Workspace:
     ) -> Iterator[Answer]:
         for question in questions:
             yield self.query(question, mode, top_k, as_of)
+
+    def cypher(self, query: str, params: dict[str, Any] | None = None) -> CypherResult:
+        """A read-only Cypher query on the current run's graph (checked first, then run on a
+        read-only connection), within ``query.cypher_max_rows`` and ``cypher_timeout_s``."""
+        s = self.settings.query
+        loaded = self.loaded()
+        result = run_read_query(loaded.store, query, params, s.cypher_max_rows, s.cypher_timeout_s)
+        result.run_id = loaded.run.run_id
+        return result
 
     # -- status ------------------------------------------------------------------------------
     def status(self) -> Status:

@@ -7,6 +7,7 @@ import sys
 
 import typer
 
+from graphgate.cli import cypher as cypher_commands
 from graphgate.cli import engine as engine_commands
 from graphgate.cli import evaluation as evaluation_commands
 from graphgate.cli import gates as gate_commands
@@ -30,6 +31,7 @@ def build_app() -> typer.Typer:
     evaluation_commands.register(app)
     gate_commands.register(app)
     serving_commands.register(app)
+    cypher_commands.register(app)
     return app
 
 

@@ -35,6 +35,8 @@ POLICY: dict[str, Access] = {
     "documents.add": Access.WRITE,
     "documents.delete": Access.WRITE,
     "eval": Access.WRITE,
+    # Any read of the whole graph, hence the write token (and off unless serve.cypher).
+    "cypher": Access.WRITE,
     # The MCP endpoint itself (connecting at all), then each tool.
     "mcp": Access.READ,
     "mcp.get_server_status": Access.READ,

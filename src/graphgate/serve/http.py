@@ -27,6 +27,7 @@ from graphgate.errors import (
 )
 from graphgate.inputs import MAX_TOP_K
 from graphgate.modes import DEFAULT_EVAL_MODES, QUERY_MODES, modes_help
+from graphgate.query.cypher_guard import MAX_QUERY_CHARS
 from graphgate.serve.auth import AccessDenied
 from graphgate.serve.guard import Guard
 from graphgate.serve.metrics import ServerMetrics
@@ -67,6 +68,11 @@ class QueryRequest(BaseModel):
         description="Answer for this date (2016, 2016-03, 2016-03-31, 'March 2016'); default: "
         "the time the question names, if any.",
     )
+
+
+class CypherRequest(BaseModel):
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
+    params: dict[str, JsonValue] = Field(default_factory=dict, max_length=100)
 
 
 class DocumentsRequest(BaseModel):
@@ -165,6 +171,10 @@ def create_app(service: Service, mcp: bool = True) -> FastAPI:
             out["mode"], time.perf_counter() - started, len(out["entities"]), len(out["chunks"])
         )
         return out
+
+    @app.post("/cypher", name="cypher")
+    def cypher(body: CypherRequest) -> dict[str, Any]:
+        return service.cypher(body.query, dict(body.params))
 
     @app.post("/documents", status_code=202, name="documents.add")
     def add_documents(body: DocumentsRequest) -> dict[str, Any]:

@@ -116,6 +116,18 @@ class Service:
         with self.query_lock:
             return self.ws.query(question, mode, top_k, as_of).to_dict()
 
+    def cypher(self, query: str, params: dict[str, Any]) -> dict[str, Any]:
+        if not self.settings.cypher:
+            raise AccessDenied(
+                403,
+                "read-only Cypher over HTTP is off on this server",
+                "set serve.cypher = true in graphgate.toml (it needs the write token)",
+            )
+        check_unicode(query, "the query")
+        with self.query_lock:
+            out = self.ws.cypher(query, params).to_dict()
+        return out
+
     def status(self) -> dict[str, Any]:
         """The workspace status without the server's file-system layout."""
         with self.query_lock:

@@ -127,8 +127,11 @@ class GraphStore(Protocol):
 
     def text_search(self, kind: SearchKind, query: str, k: int) -> list[Hit]: ...
 
-    def cypher(self, query: str, params: dict[str, Any] | None = None) -> pa.Table:
-        """Read-only Cypher over the graph (the store refuses writes)."""
+    def cypher(
+        self, query: str, params: dict[str, Any] | None = None, timeout_s: float | None = None
+    ) -> pa.Table:
+        """Read-only Cypher over the graph (the store refuses writes), stopped after
+        ``timeout_s`` (:class:`~graphgate.errors.QueryTimeoutError`)."""
         ...
 
     def counts(self) -> dict[str, int]: ...

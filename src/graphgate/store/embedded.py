@@ -184,8 +184,10 @@ class EmbeddedGraphStore:
     def text_search(self, kind: SearchKind, query: str, k: int) -> list[Hit]:
         return self.graph.text_search(kind, query, k)
 
-    def cypher(self, query: str, params: dict[str, Any] | None = None) -> pa.Table:
-        return self.graph.cypher(query, params)
+    def cypher(
+        self, query: str, params: dict[str, Any] | None = None, timeout_s: float | None = None
+    ) -> pa.Table:
+        return self.graph.cypher(query, params, timeout_s)
 
     def counts(self) -> dict[str, int]:
         return self.graph.counts()

@@ -89,12 +89,19 @@ class FalkorDBServer:
         return self._client().select_graph(name)
 
     def query(
-        self, graph: str, cypher: str, params: dict[str, Any] | None = None, read_only: bool = True
+        self,
+        graph: str,
+        cypher: str,
+        params: dict[str, Any] | None = None,
+        read_only: bool = True,
+        timeout_s: float | None = None,
     ) -> Any:
+        limit_ms = int((timeout_s or self.settings.timeout_s) * 1000)
+
         def run(client: Any) -> Any:
             g = client.select_graph(graph)
             if read_only:
-                return g.ro_query(cypher, params, timeout=int(self.settings.timeout_s * 1000))
+                return g.ro_query(cypher, params, timeout=max(1, limit_ms))
             return g.query(cypher, params)
 
         return self.call(f"query on graph {graph}", run)

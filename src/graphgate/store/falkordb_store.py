@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from graphgate.errors import EmbeddingMismatchError, GraphgateError
+from graphgate.errors import EmbeddingMismatchError, GraphgateError, QueryTimeoutError
 from graphgate.store.base import Hit, ProjectionEdges, SearchKind
 from graphgate.store.falkordb_client import FalkorDBServer
 from graphgate.store.falkordb_write import graph_counts
@@ -362,10 +362,22 @@ class FalkorDBGraphStore:
             )
         return self._keyword[kind]
 
-    def cypher(self, query: str, params: dict[str, Any] | None = None) -> pa.Table:
+    def cypher(
+        self, query: str, params: dict[str, Any] | None = None, timeout_s: float | None = None
+    ) -> pa.Table:
         """Read-only Cypher (the server refuses writes); nodes and edges come back as their
         properties, without the vectors and search fields graphgate keeps on them."""
-        result = self.server.query(self.graph, query, params)
+        from redis.exceptions import ResponseError
+
+        try:
+            result = self.server.query(self.graph, query, params, timeout_s=timeout_s)
+        except ResponseError as exc:
+            if "timed out" in str(exc).lower() and timeout_s is not None:
+                raise QueryTimeoutError(
+                    f"the query ran past {timeout_s:g} s and was stopped",
+                    "narrow the MATCH or add a LIMIT (query.cypher_timeout_s sets the limit)",
+                ) from None
+            raise
         names = [str(h[1]) for h in result.header]
         columns: dict[str, list[Any]] = {n: [] for n in names}
         for row in result.result_set:

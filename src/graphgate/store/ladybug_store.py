@@ -13,7 +13,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from graphgate.errors import GraphgateError
+from graphgate.errors import GraphgateError, QueryTimeoutError
 from graphgate.store.base import Hit, SearchKind, TextIndex, VectorIndex
 from graphgate.types import GRAPH_TABLES
 
@@ -150,13 +150,29 @@ class LadybugGraphStore:
             raise GraphgateError(f"no {kind} text index attached", "re-run `graphgate index`")
         return self._texts[kind].search(query, k)
 
-    def cypher(self, query: str, params: dict[str, Any] | None = None) -> pa.Table:
+    def cypher(
+        self, query: str, params: dict[str, Any] | None = None, timeout_s: float | None = None
+    ) -> pa.Table:
         """Read-only Cypher: a store opened for querying refuses writes at the database level."""
         if not self.read_only:
             raise GraphgateError(
                 "cypher() is for read-only stores", "open the store with read_only=True"
             )
-        return self._execute(query, params)
+        if timeout_s is None:
+            return self._execute(query, params)
+        connection = self.connection()
+        connection.set_query_timeout(max(1, int(timeout_s * 1000)))
+        try:
+            return self._execute(query, params)
+        except RuntimeError as exc:
+            if "interrupt" in str(exc).lower() or "timeout" in str(exc).lower():
+                raise QueryTimeoutError(
+                    f"the query ran past {timeout_s:g} s and was stopped",
+                    "narrow the MATCH or add a LIMIT (query.cypher_timeout_s sets the limit)",
+                ) from None
+            raise
+        finally:
+            connection.set_query_timeout(0)
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
