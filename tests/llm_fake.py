@@ -65,6 +65,7 @@ def extraction_for(text: str) -> dict[str, Any]:
 class FakeModel:
     def __init__(self) -> None:
         self.script: list[str] = []
+        self.cypher: list[str] = []  # queries to answer cypher-mode requests with, in order
         self.calls: list[dict[str, Any]] = []
         self.lock = threading.Lock()
 
@@ -120,6 +121,10 @@ def _handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
                 data = report_for(prompt)
             elif schema == "grade":
                 data = grade_for(prompt)
+            elif schema == "cypher":
+                with model.lock:
+                    query = model.cypher.pop(0) if model.cypher else "MATCH (e) RETURN count(e)"
+                data = {"cypher": query}
             else:
                 data = extraction_for(prompt)
             text = answer_for(prompt) if prompt.startswith("Context:") else json.dumps(data)

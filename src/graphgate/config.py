@@ -226,6 +226,9 @@ class QuerySettings(Section):
     # HotpotQA subset, doc recall@2: 0.5 -> 0.55, 1 -> 0.59, 2 -> 0.635, 3 -> 0.625, 4 -> 0.645.
     dense_weight: float = Field(2.0, ge=0.0)
     answer_sentences: int = Field(3, ge=1)
+    # With a model configured, hybrid sends counting and listing questions ("how many …",
+    # "list …") to cypher mode first and falls back to hybrid when the query finds nothing.
+    hybrid_route_cypher: bool = True
     # Read-only Cypher (`graphgate cypher`, POST /cypher): rows returned and time allowed.
     cypher_max_rows: int = Field(1000, ge=1, le=100_000)
     cypher_timeout_s: float = Field(5.0, gt=0.0, le=600.0)

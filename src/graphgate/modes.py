@@ -18,6 +18,8 @@ QUERY_MODES: dict[str, str] = {
     "hybrid": "local's best chunks, entity pages they link to, then local and vector fused by "
     "reciprocal rank",
     "global": "map-reduce over community reports",
+    "cypher": "the configured LLM writes a read-only Cypher query from the graph's schema; its "
+    "rows answer, cited by the chunks of the entities and edges they name (needs llm.provider)",
 }
 # hybrid won on multi-hop without losing single-hop (README, Measured).
 DEFAULT_MODE = "hybrid"
@@ -25,7 +27,9 @@ DEFAULT_MODE = "hybrid"
 # against the baseline.
 DEFAULT_EVAL_MODES = ("vector", DEFAULT_MODE)
 # Modes that walk the graph: they need entities and edges.
-GRAPH_MODES = frozenset({"local", "graph", "hybrid", "global"})
+GRAPH_MODES = frozenset({"local", "graph", "hybrid", "global", "cypher"})
+# Modes that need the configured model to answer at all.
+LLM_MODES = frozenset({"cypher"})
 
 
 def modes_help() -> str:

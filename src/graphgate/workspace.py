@@ -402,6 +402,7 @@ class Workspace:
                 self.embedder,
                 self.settings.query,
                 self.settings.extract.spacy_model,
+                self.llm_client() if self.settings.llm.provider != "none" else None,
             )
         return self._loaded
 

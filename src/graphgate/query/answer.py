@@ -63,6 +63,8 @@ class ExtractiveAnswerer:
     def answer(self, result: RetrievalResult, run_id: str) -> Answer:
         if result.mode == "global":
             return self._from_reports(result, run_id)
+        if answered_by_rows(result):
+            return rows_answer(result, run_id)
         sentences = self._sentences(result)
         question_words = set(content_words(result.question))
         frequency = Counter(w for s in sentences for w in set(content_words(s.text)))
@@ -185,3 +187,30 @@ class ExtractiveAnswerer:
                     )
                 )
         return out
+
+
+def answered_by_rows(result: RetrievalResult) -> bool:
+    """Cypher mode, or hybrid routed to it: the rows answer (a fallback answers from text)."""
+    return result.cypher is not None and (result.mode == "cypher" or result.route == "cypher")
+
+
+def rows_answer(result: RetrievalResult, run_id: str, max_rows: int = 10) -> Answer:
+    """Cypher mode: the rows are the answer (a count, a list), cited by the chunks that
+    support the entities and edges they name; no rows, and the answer says why."""
+    cypher = result.cypher or {}
+    rows: list[dict[str, object]] = list(cypher.get("rows", []))
+    citations = [
+        Citation(i + 1, c.id, c.doc_id, c.start, c.end, c.text) for i, c in enumerate(result.chunks)
+    ]
+    if not rows:
+        errors = [a["error"] for a in cypher.get("attempts", []) if a.get("error")]
+        why = f": {errors[-1]}" if errors else ": the query returned no rows"
+        return Answer(
+            result.question, result.mode, f"No answer from the graph{why}", [], result,
+            "cypher", run_id,
+        )  # fmt: skip
+    shown = [", ".join(f"{k}: {v}" for k, v in row.items()) for row in rows[:max_rows]]
+    more = f" (and {len(rows) - max_rows} more rows)" if len(rows) > max_rows else ""
+    markers = "".join(f" [{c.marker}]" for c in citations[:3])
+    text = "From the graph: " + "; ".join(shown) + more + "." + markers
+    return Answer(result.question, result.mode, text, citations, result, "cypher", run_id)

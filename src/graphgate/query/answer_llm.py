@@ -6,6 +6,7 @@ import re
 
 from graphgate.llm.base import Request
 from graphgate.llm.client import LLMClient
+from graphgate.query.answer import answered_by_rows, rows_answer
 from graphgate.query.base import Answer, Citation, RetrievalResult
 
 SYSTEM = (
@@ -50,6 +51,8 @@ class LLMAnswerer:
         return "Context:\n" + "\n\n".join(parts) + f"\n\nQuestion: {result.question}{when}"
 
     def answer(self, result: RetrievalResult, run_id: str) -> Answer:
+        if answered_by_rows(result):  # the rows are the answer; no second call needed
+            return rows_answer(result, run_id)
         completion = self.client.complete(
             Request(SYSTEM, self.prompt(result), None, "answer", self.max_tokens, 0.0)
         )

@@ -96,6 +96,11 @@ class RetrievalResult:
     communities: list[RetrievedCommunity] = field(default_factory=list)
     time: TimeSpan | None = None  # the time the question asks about, when it names one
     conflicts: list[RetrievedConflict] = field(default_factory=list)
+    # Cypher mode: the model's queries (and why any failed) and the rows of the one that ran.
+    cypher: dict[str, Any] | None = None
+    # Hybrid with a model: "cypher" (answered by a graph query), "cypher->hybrid" (the query
+    # found nothing), or "hybrid" (not a counting or listing question); None otherwise.
+    route: str | None = None
 
 
 @dataclass(frozen=True)
@@ -157,6 +162,8 @@ class Answer:
             "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
             "time": None if r.time is None else _time_dict(r.time),
             "conflicts": [asdict(c) for c in r.conflicts],
+            **({"cypher": r.cypher} if r.cypher is not None else {}),
+            **({"route": r.route} if r.route is not None else {}),
         }
 
 

@@ -10,6 +10,7 @@ import numpy.typing as npt
 from graphgate.config import QuerySettings
 from graphgate.embed.base import Embedder
 from graphgate.errors import EmbeddingMismatchError
+from graphgate.llm.client import LLMClient
 from graphgate.query.linking import EntityLinker
 from graphgate.query.projection import GraphProjection
 from graphgate.runs import Run
@@ -23,6 +24,7 @@ class LoadedIndex:
     embedder: Embedder
     projection: GraphProjection
     linker: EntityLinker
+    llm: LLMClient | None = None  # the configured model, for cypher mode; None when offline
 
     def embed_question(self, question: str) -> npt.NDArray[np.float32]:
         vector: npt.NDArray[np.float32] = self.embedder.embed([question])[0]
@@ -48,11 +50,16 @@ def check_embedding(run: Run, embedder: Embedder) -> None:
 
 
 def open_index(
-    run: Run, store: GraphStore, embedder: Embedder, settings: QuerySettings, spacy_model: str
+    run: Run,
+    store: GraphStore,
+    embedder: Embedder,
+    settings: QuerySettings,
+    spacy_model: str,
+    llm: LLMClient | None = None,
 ) -> LoadedIndex:
     """``store`` already opened on ``run`` by the caller (the composition root chooses it);
     ``spacy_model`` finds the mentions entity linking matches."""
     edges = store.projection()
     projection = GraphProjection(edges.node_ids, edges.source_ids, edges.target_ids, edges.weights)
     linker = EntityLinker(store, embedder, settings, spacy_model)
-    return LoadedIndex(run, store, embedder, projection, linker)
+    return LoadedIndex(run, store, embedder, projection, linker, llm)

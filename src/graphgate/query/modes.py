@@ -14,6 +14,7 @@ from graphgate.query.hybrid import HybridRetriever
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.local import LocalRetriever
 from graphgate.query.temporal import TemporalRetriever
+from graphgate.query.text2cypher import CypherRetriever, RoutedRetriever
 from graphgate.query.vector import VectorRetriever
 
 RetrieverFactory = Callable[[LoadedIndex, QuerySettings], Retriever]
@@ -24,6 +25,7 @@ RETRIEVERS: dict[str, RetrieverFactory] = {
     "graph": lambda index, settings: LocalRetriever(index, settings, use_vectors=False),
     "hybrid": HybridRetriever,
     "global": GlobalRetriever,
+    "cypher": CypherRetriever,
 }
 
 
@@ -42,5 +44,7 @@ def build_retriever(mode: str, index: LoadedIndex, settings: QuerySettings) -> C
             "re-index with the graph pipeline (it builds communities and reports)",
         )
     inner = RETRIEVERS[mode](index, settings)
+    if mode == "hybrid" and index.llm is not None and settings.hybrid_route_cypher:
+        inner = RoutedRetriever(CypherRetriever(index, settings), inner)
     timed = TemporalRetriever(inner, settings.top_k_chunks, settings.temporal)
     return ConflictRetriever(timed, index.store)
