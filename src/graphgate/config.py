@@ -281,6 +281,7 @@ class EvalSettings(Section):
             "multi_hop": 0.70,
             "contradiction": 0.70,
             "global": 0.70,
+            "structured": 0.70,
         }
     )
     relationship_recall_threshold: float = Field(0.80, ge=0.0, le=1.0)

@@ -119,3 +119,59 @@ def test_hybrid_routes_counting_questions_to_cypher_and_falls_back(
     calls = len(model.calls)
     plain = ws.query("Who is Fred Holywell?", mode="hybrid").to_dict()
     assert plain["route"] == "hybrid" and len(model.calls) == calls  # no query written
+
+
+ACQUISITIONS = (
+    "Acme Corporation acquired Beta Industries in 2001. Acme Corporation acquired Gamma Systems "
+    "in 2005. Acme Corporation acquired Delta Labs in 2009. Zeta Motors acquired Omega Parts in "
+    "2010. Zeta Motors acquired Sigma Tools in 2012."
+)
+
+
+def test_structured_questions_from_the_graph_score_cypher_mode(tmp_path: Path) -> None:
+    from graphgate.evaluate.generate import TestsetGenerator
+    from graphgate.evaluate.testset import write_testset
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "acme.txt").write_text(ACQUISITIONS)
+    with fake_model_server() as (url, model):
+        llm = {"provider": "openai", "base_url": url + "/v1", "model": "fake-1", "cache": False}
+        with Workspace(tmp_path / "ws", llm=llm) as ws:
+            ws.index(corpus)
+            cases = [
+                c
+                for c in TestsetGenerator(ws.loaded()).generate(20, structured=True)
+                if c.question_type == "structured"
+            ]
+            assert {c.answer for c in cases} >= {"3"}  # Acme's three acquisitions, counted
+            listing = next(c for c in cases if c.question.startswith("List"))
+            assert listing.model_dump()["key_facts"] == ["Omega Parts", "Sigma Tools"]
+            gold = listing.model_dump()["gold_cypher"]
+            assert ws.cypher(gold["query"], gold["params"]).rows == [
+                {"name": "Omega Parts"},
+                {"name": "Sigma Tools"},
+            ]
+            # The model answers each case with the gold query (counted for count questions).
+            for case in cases:
+                query = case.model_dump()["gold_cypher"]["query"]
+                if case.question.startswith("How many"):
+                    query = query.replace(
+                        "RETURN DISTINCT b.name AS name ORDER BY name",
+                        "RETURN count(DISTINCT b) AS n",
+                    )
+                params = case.model_dump()["gold_cypher"]["params"]
+                model.cypher.append(
+                    query.replace("$id", f"'{params['id']}'").replace(
+                        "$predicate", f"'{params['predicate']}'"
+                    )
+                )
+            write_testset(cases, tmp_path / "structured.jsonl")
+            outcome = ws.evaluate(tmp_path / "structured.jsonl", ["cypher"], tmp_path / "eval")
+    assert len(outcome.records) == len(cases)
+    assert all(
+        r["mode"] == "cypher" and r["answer"].startswith("From the graph") for r in outcome.records
+    )
+    correct = [r["metrics"].get("answer_correctness") for r in outcome.records]
+    assert correct and all(c == 1.0 for c in correct), correct
+    assert outcome.summary["modes"]["cypher"]["by_type"]["structured"]["cases"] == len(cases)

@@ -157,6 +157,10 @@ def generate_command(
     ),
     workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
     seed: Annotated[int | None, typer.Option(help="Seed (default: the workspace seed).")] = None,
+    structured: Annotated[
+        bool,
+        typer.Option(help="Also counting and listing questions, gold computed by Cypher."),
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Template questions with ground-truth answers, entities, edges and documents."""
@@ -165,7 +169,7 @@ def generate_command(
 
     with errors(), Workspace(workspace) as ws:
         generator = TestsetGenerator(ws.loaded(), ws.settings.seed if seed is None else seed)
-        cases = generator.generate(n)
+        cases = generator.generate(n, structured)
         write_testset(cases, out)
     counts: dict[str, int] = {}
     for case in cases:

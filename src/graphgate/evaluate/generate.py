@@ -1,9 +1,11 @@
 """Test sets generated from the graph: template questions with their ground-truth subgraph.
 
 Single-hop questions cover relationship types (two each, most frequent types first), multi-hop
-questions follow 2- and 3-hop paths, temporal ones ask about an edge's time span, and
+questions follow 2- and 3-hop paths, temporal ones ask about an edge's time span,
 contradiction ones where one subject holds different values for one relation in different
-documents. Seeded: the same index and seed give the same test set.
+documents, and (when asked for) structured ones count or list what one subject holds along one
+relation, their gold computed by a Cypher query on the graph (kept as ``gold_cypher``). Seeded:
+the same index and seed give the same test set.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ class TestsetGenerator:
             }
         )
 
-    def generate(self, n: int) -> list[TestCase]:
+    def generate(self, n: int, structured: bool = False) -> list[TestCase]:
         rng = random.Random(self.seed)
         facts = sorted(
             (r for r in self.index.store.relationships() if r.predicate != COOCCURS),
@@ -75,6 +77,8 @@ class TestsetGenerator:
         multi = self._multi_hop(facts, rng)
         quota = max(1, n // 4)
         others = temporal[:quota] + contradiction[:quota]
+        if structured:
+            others += self._structured(facts, rng)[:quota]
         chosen = singles[: max(0, n - len(others) - min(len(multi), quota))]
         # Multi-hop questions fill whatever the other kinds leave.
         chosen += others + multi[: n - len(chosen) - len(others)]
@@ -120,6 +124,40 @@ class TestsetGenerator:
                 question = f"the entity that {question}" if r is not path[1] else question
                 question = f"{question}; what does that {_phrase(r.predicate)}"
             out.append(self._case("multi_hop", len(out), question + "?", path[-1].target_id, path))
+        return out
+
+    def _structured(self, facts: list[Relationship], rng: random.Random) -> list[TestCase]:
+        """Counts and lists along one relation of one subject (two values or more)."""
+        groups: dict[tuple[str, str], list[Relationship]] = defaultdict(list)
+        for r in facts:
+            groups[(r.source_id, r.predicate)].append(r)
+        keys = sorted(k for k, edges in groups.items() if len(edges) >= 2)
+        rng.shuffle(keys)
+        query = (
+            "MATCH (a:Entity {id: $id})-[r:RELATED {predicate: $predicate}]->(b:Entity) "
+            "RETURN DISTINCT b.name AS name ORDER BY name"
+        )
+        out: list[TestCase] = []
+        for source, predicate in keys:
+            rows = self.index.store.cypher(query, {"id": source, "predicate": predicate})
+            names = [str(x) for x in rows["name"].to_pylist()]
+            path = sorted(groups[(source, predicate)], key=lambda r: r.id)
+            subject = self._name(source)
+            counting = len(out) % 2 == 0
+            question = (
+                f"How many entities does {subject} {_phrase(predicate)}?"
+                if counting
+                else f"List every entity that {subject} {_phrase(predicate)}."
+            )
+            case = self._case("structured", len(out), question, path[0].target_id, path)
+            extra = {
+                "answer": str(len(names)) if counting else names[0],
+                "answer_aliases": [] if counting else case.answer_aliases,
+                "key_facts": [] if counting else names,
+                "gold_cypher": {"query": query, "params": {"id": source, "predicate": predicate}},
+                "difficulty": "medium",
+            }
+            out.append(TestCase.model_validate({**case.model_dump(), **extra}))
         return out
 
     def _temporal(self, facts: list[Relationship], rng: random.Random) -> list[TestCase]:

@@ -12,8 +12,9 @@ from graphgate.errors import InputError
 from graphgate.inputs import read_text_file
 
 # unanswerable: the corpus holds no answer (no gold documents); scored on answers, not recall.
+# structured: a count or a list along one relation, answered best by a graph query.
 QuestionType = Literal[
-    "single_hop", "multi_hop", "temporal", "contradiction", "global", "unanswerable"
+    "single_hop", "multi_hop", "temporal", "contradiction", "global", "unanswerable", "structured"
 ]
 QUESTION_TYPES: tuple[str, ...] = (
     "single_hop",
@@ -22,6 +23,7 @@ QUESTION_TYPES: tuple[str, ...] = (
     "contradiction",
     "global",
     "unanswerable",
+    "structured",
 )
 
 
