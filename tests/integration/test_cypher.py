@@ -147,3 +147,27 @@ def test_cypher_over_http_needs_the_switch_and_the_write_token(
             assert refused.status_code == 422, statement
         after = httpx.post(base + "/cypher", json=body, headers=write)
         assert after.json()["rows"] == ok.json()["rows"]
+
+
+def test_the_cli_lists_the_demo_corpus_top_entities_by_degree(demo_workspace: Workspace) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from graphgate.cli import build_app
+
+    query = (
+        "MATCH (e:Entity)-[r:RELATED]-() RETURN e.name AS name, count(r) AS degree "
+        "ORDER BY degree DESC, name LIMIT 5"
+    )
+    result = CliRunner().invoke(
+        build_app(), ["cypher", query, "--json", "-w", str(demo_workspace.path)]
+    )
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)["rows"]
+    assert rows[0]["name"] == "Scrooge" and len(rows) == 5
+    assert [r["degree"] for r in rows] == sorted((r["degree"] for r in rows), reverse=True)
+    refused = CliRunner().invoke(
+        build_app(), ["cypher", "MATCH (n) DETACH DELETE n", "-w", str(demo_workspace.path)]
+    )
+    assert refused.exit_code == 2 and "DETACH is refused" in refused.output

@@ -44,6 +44,9 @@ ROUTES: dict[str, Call] = {
     "documents.delete": lambda c, h, _: c.delete("/documents/x", headers=h),
     "eval": lambda c, h, _: c.post("/eval", json={"testset": "t.jsonl", "modes": []}, headers=h),
     "mcp": lambda c, h, _: mcp_call(c, "tools/list", {}, h),
+    "cypher": lambda c, h, _: c.post(
+        "/cypher", json={"query": "MATCH (e:Entity) RETURN count(e) AS n"}, headers=h
+    ),
 }
 TOOLS: dict[str, Callable[[Path], dict[str, object]]] = {
     "get_server_status": lambda _: {},
@@ -95,7 +98,9 @@ def matrix_server(
 ) -> Iterator[tuple[str, bool, bool, Path]]:
     read = READ if request.param == "both tokens" else None
     allowed = server_ws / "allowed"
-    with running_server(server_ws / "ws", WRITE, read, serve={"allowed_paths": [str(allowed)]}) as (
+    with running_server(
+        server_ws / "ws", WRITE, read, serve={"allowed_paths": [str(allowed)], "cypher": True}
+    ) as (
         base,
         _,
     ):

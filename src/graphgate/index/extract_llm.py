@@ -20,6 +20,7 @@ from graphgate.index.extract_base import Extraction, Progress
 from graphgate.index.extract_nlp import NlpExtractor
 from graphgate.llm.base import Completion, LLMError, Request
 from graphgate.llm.client import Accounting, LLMClient
+from graphgate.llm.lenient import InvalidAnswer, lenient_json
 from graphgate.types import Chunk, Mention, RawRelation
 
 SCHEMA: dict[str, Any] = {
@@ -70,24 +71,8 @@ RETRY = (
 )
 
 
-class InvalidExtraction(ValueError):
-    pass
-
-
-def lenient_json(text: str) -> dict[str, Any]:
-    """Parse model output that is almost JSON: code fences, prose around it, trailing commas."""
-    body = re.sub(r"^```(?:json)?|```$", "", text.strip(), flags=re.MULTILINE).strip()
-    start, end = body.find("{"), body.rfind("}")
-    if start < 0 or end < start:
-        raise InvalidExtraction("no JSON object in the answer")
-    body = re.sub(r",\s*([}\]])", r"\1", body[start : end + 1])
-    try:
-        value = json.loads(body)
-    except json.JSONDecodeError as exc:
-        raise InvalidExtraction(f"malformed JSON: {exc.msg}") from exc
-    if not isinstance(value, dict):
-        raise InvalidExtraction("the answer is not a JSON object")
-    return value
+# Raised for an extraction answer that cannot be used (the shared lenient reader's error).
+InvalidExtraction = InvalidAnswer
 
 
 def validate(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

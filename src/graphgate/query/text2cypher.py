@@ -18,6 +18,7 @@ from typing import Any
 from graphgate.config import QuerySettings
 from graphgate.errors import ConfigError, InputError
 from graphgate.llm.base import Request
+from graphgate.llm.lenient import lenient_json
 from graphgate.query.base import RetrievalResult
 from graphgate.query.cypher import run_read_query
 from graphgate.query.cypher_guard import graph_schema
@@ -83,8 +84,6 @@ class CypherRetriever:
         )
 
     def _ask(self, user: str) -> str:
-        from graphgate.index.extract_llm import lenient_json
-
         request = Request(SYSTEM, user, SCHEMA, "cypher", max_tokens=512)
         completion = self.llm.complete(request)
         data = completion.data
