@@ -20,6 +20,7 @@ demo: $(STAMP)
 	rm -rf $(DEMO_WS)
 	$(BIN)/graphgate index data/demo --workspace $(DEMO_WS)
 	$(BIN)/graphgate status --workspace $(DEMO_WS)
+	$(BIN)/graphgate cypher "MATCH (e:Entity)-[r:RELATED]-() RETURN e.name AS name, count(r) AS degree ORDER BY degree DESC, name LIMIT 5" --workspace $(DEMO_WS)
 	@for mode in vector local hybrid; do \
 	  $(BIN)/graphgate query "Who is Bob Cratchit's employer?" --mode $$mode --workspace $(DEMO_WS) || exit 1; \
 	  $(BIN)/graphgate query "What does the Ghost of Jacob Marley warn Scrooge about?" --mode $$mode --workspace $(DEMO_WS) || exit 1; \
