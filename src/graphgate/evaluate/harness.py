@@ -18,7 +18,12 @@ from graphgate.config import EvalSettings
 from graphgate.dates import question_time
 from graphgate.errors import InputError
 from graphgate.evaluate.judge import Judge
-from graphgate.evaluate.metrics import ranked_docs, retrieval_metrics
+from graphgate.evaluate.metrics import (
+    entity_recall,
+    ranked_docs,
+    relationship_recall,
+    retrieval_metrics,
+)
 from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.records import EvalRecord, parse_record
 from graphgate.evaluate.testset import TestCase
@@ -51,6 +56,12 @@ class GoldContext(Protocol):
     def context(self, case: TestCase) -> RetrievalResult | None: ...
 
 
+class EvidenceSource(Protocol):
+    """The subgraph the retrieved chunks state (``evaluate/evidence.py``)."""
+
+    def subgraph(self, result: RetrievalResult) -> RetrievalResult: ...
+
+
 class EvalHarness:
     def __init__(
         self,
@@ -61,10 +72,14 @@ class EvalHarness:
         gold: GoldContext | None = None,
         run_id: str = "external",
         predicates: PredicateMatcher | None = None,
+        evidence: EvidenceSource | None = None,
     ) -> None:
-        """``predicates`` compares relations by meaning (default: by spelling)."""
+        """``predicates`` compares relations by meaning (default: by spelling); ``evidence``
+        derives the subgraph each mode's chunks state, on which graph recall is measured and
+        failures attributed for every mode alike (default: what each mode returned)."""
         self.retrievers = retrievers
         self.predicates = predicates
+        self.evidence = evidence
         self.generator = generator
         self.judge = judge
         self.settings = settings
@@ -92,7 +107,11 @@ class EvalHarness:
         else:
             result = retriever.retrieve(case.question, self.settings.top_k)
         retrieved_at = time.perf_counter()
-        metrics = retrieval_metrics(case, result, self.predicates)
+        seen = self.evidence.subgraph(result) if self.evidence is not None else result
+        metrics = retrieval_metrics(case, seen, self.predicates)
+        # What the mode returned itself (vector: no edges), beside the evidenced subgraph.
+        metrics["entity_recall_returned"] = entity_recall(case, result)
+        metrics["relationship_recall_returned"] = relationship_recall(case, result, self.predicates)
         answer = self.generator.answer(result, self.run_id)
         answered_at = time.perf_counter()
         judgement = self.judge.judge(case, answer)

@@ -13,7 +13,13 @@ from pathlib import Path
 
 from graphgate.config import EvalSettings
 from graphgate.errors import IndexMissingError, InputError
-from graphgate.evaluate.harness import SUMMARY, EvalHarness, Generator, GoldContext
+from graphgate.evaluate.harness import (
+    SUMMARY,
+    EvalHarness,
+    EvidenceSource,
+    Generator,
+    GoldContext,
+)
 from graphgate.evaluate.judge import Judge
 from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.records import EvalRecord, EvalSummary
@@ -55,12 +61,20 @@ def run_evaluation(
     resume: bool = False,
     progress: Callable[[EvalRecord], None] | None = None,
     predicates: PredicateMatcher | None = None,
+    evidence: EvidenceSource | None = None,
 ) -> EvalOutcome:
     modes = list(retrievers)
     cases = load_testset(testset)  # refuses an empty test set
     output_folder(out_dir, "the evaluation folder")
     harness = EvalHarness(
-        dict(retrievers), generator, judge, settings, gold, run_id=run_id, predicates=predicates
+        dict(retrievers),
+        generator,
+        judge,
+        settings,
+        gold,
+        run_id=run_id,
+        predicates=predicates,
+        evidence=evidence,
     )
     records = harness.run(cases, modes, out_dir, resume=resume, progress=progress)
     if not records:

@@ -9,6 +9,7 @@ from typing import Any
 
 from graphgate.config import GateSettings
 from graphgate.errors import InputError
+from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.records import EvalSummary, parse_summary
 from graphgate.runs import Run
 from graphgate.types import (
@@ -43,6 +44,8 @@ class GateContext:
     # extracts nothing (vector-only), so entity counts are not judged there.
     extraction: dict[str, Any] | None = field(default_factory=dict)
     conflicts: list[Conflict] = field(default_factory=list)
+    # Relations compared by meaning for the IE gate's "meaning" scores (None: by spelling).
+    predicates: PredicateMatcher | None = None
 
 
 def read_gold_triples(path: Path) -> list[Triple]:
@@ -85,7 +88,12 @@ def _table(run: Run, name: str, cls: type[Any]) -> list[Any]:
     return from_table(run.read_or_empty(name), cls)
 
 
-def load_context(run: Run, settings: GateSettings, baseline: Run | None = None) -> GateContext:
+def load_context(
+    run: Run,
+    settings: GateSettings,
+    baseline: Run | None = None,
+    predicates: PredicateMatcher | None = None,
+) -> GateContext:
     manifest = run.manifest()
     extracts = "extract" in manifest.get("stage_names", ["extract"])
     extraction: dict[str, Any] = next(
@@ -117,6 +125,7 @@ def load_context(run: Run, settings: GateSettings, baseline: Run | None = None) 
         else None,
         run_id=run.run_id,
         extraction=extraction if extracts else None,
+        predicates=predicates,
     )
     if baseline is not None:
         ctx.baseline = GateContext(

@@ -12,7 +12,9 @@ from graphgate.types import COOCCURS
 
 # The metrics that need a gold set (UNMEASURED without one).
 GOLD_METRICS = tuple(
-    f"{kind}_{m}" for kind in ("strict", "relaxed", "entity") for m in ("precision", "recall", "f1")
+    f"{kind}_{m}"
+    for kind in ("strict", "meaning", "relaxed", "entity")
+    for m in ("precision", "recall", "f1")
 )
 
 
@@ -57,15 +59,26 @@ class IEGate:
         def strict(g: Triple, p: tuple[set[str], str, set[str]]) -> bool:
             return g[0] in p[0] and g[1] == p[1] and g[2] in p[2]
 
+        matcher = ctx.predicates
+
+        def meaning(g: Triple, p: tuple[set[str], str, set[str]]) -> bool:
+            """Strict, but the relation compared by meaning ("works for" ~ "work_for")."""
+            if not (g[0] in p[0] and g[2] in p[2]):
+                return False
+            return g[1] == p[1] or (matcher is not None and matcher.same(g[1], p[1]))
+
         def relaxed(g: Triple, p: tuple[set[str], set[str]]) -> bool:
             return (g[0] in p[0] and g[2] in p[1]) or (g[0] in p[1] and g[2] in p[0])
 
         s_pred = sum(1 for p in predicted if any(strict(g, p) for g in gold))
         s_gold = sum(1 for g in gold if any(strict(g, p) for p in predicted))
+        m_pred = sum(1 for p in predicted if any(meaning(g, p) for g in gold))
+        m_gold = sum(1 for g in gold if any(meaning(g, p) for p in predicted))
         r_pred = sum(1 for p in pairs if any(relaxed(g, p) for g in gold))
         r_gold = sum(1 for g in gold if any(relaxed(g, p) for p in pairs))
         for prefix, values in (
             ("strict", prf(s_pred, len(predicted), s_gold, len(gold))),
+            ("meaning", prf(m_pred, len(predicted), m_gold, len(gold))),
             ("relaxed", prf(r_pred, len(pairs), r_gold, len(gold))),
         ):
             metrics |= dict(

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphgate.config import GateSettings
+from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.gates.base import FAIL, ORDER, PASS, UNMEASURED, WARN, Gate, GateResult, apply_rules
 from graphgate.gates.community import CommunityGate, HierarchyGate
 from graphgate.gates.context import GateContext, load_context
@@ -107,7 +108,11 @@ def set_baseline(registry: RunRegistry, run_id: str) -> None:
 
 
 def run_gates(
-    registry: RunRegistry, run: Run, settings: GateSettings, baseline: Run | None = None
+    registry: RunRegistry,
+    run: Run,
+    settings: GateSettings,
+    baseline: Run | None = None,
+    predicates: PredicateMatcher | None = None,
 ) -> GatesReport:
     """Gates for ``run``; the baseline's metrics come from its stored results (computed and
     stored first when it has none), so two runs compare without recomputing the baseline."""
@@ -115,13 +120,13 @@ def run_gates(
     if baseline is not None and baseline.run_id != run.run_id:
         stored = stored_gates(baseline)
         if stored is None:
-            own = evaluate_gates(load_context(baseline, settings), settings)
+            own = evaluate_gates(load_context(baseline, settings, None, predicates), settings)
             _store(baseline, own)
             stored = own.as_dict()
         previous = {g["gate"]: g["metrics"] for g in stored["gates"]}
     else:
         baseline = None
-    report = evaluate_gates(load_context(run, settings, baseline), settings, previous)
+    report = evaluate_gates(load_context(run, settings, baseline, predicates), settings, previous)
     _store(run, report)
     return report
 
