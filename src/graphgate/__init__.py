@@ -5,7 +5,8 @@ from graphgate.config_sources import load_settings
 from graphgate.errors import GraphgateError
 from graphgate.index.pipeline import IndexReport
 from graphgate.query.base import Answer, Citation, RetrievalResult, Retriever
-from graphgate.workspace import Status, Workspace
+from graphgate.status import Status
+from graphgate.workspace import Workspace
 
 __all__ = [
     "Answer",

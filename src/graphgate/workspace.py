@@ -6,7 +6,6 @@ import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +42,7 @@ from graphgate.query.cypher import CypherResult, run_read_query
 from graphgate.query.loaded import LoadedIndex, check_embedding, open_index
 from graphgate.query.modes import build_retriever
 from graphgate.runs import COMPLETE, INTERRUPTED, RUNNING, Run, RunRegistry
+from graphgate.status import Status
 from graphgate.store.backends import drop_old_graphs, open_run_store, prune_run_graphs, run_store
 from graphgate.store.base import GraphStore
 from graphgate.types import Document, from_table
@@ -53,24 +53,6 @@ StoreOpener = Callable[[Run, Settings], GraphStore]
 
 LLM_CACHE = "llm_cache.sqlite"
 CONTENT_CACHE = "content_cache.sqlite"
-
-
-@dataclass(frozen=True)
-class Status:
-    workspace: str
-    current_run: str | None
-    pipeline: str | None
-    counts: dict[str, int]
-    embedding: dict[str, Any]
-    healthy: bool
-    problems: list[str] = field(default_factory=list)
-    runs: int = 0
-    communities: dict[str, dict[str, float]] = field(default_factory=dict)  # per level
-    llm: dict[str, Any] | None = None  # calls, tokens and cost the current run's index spent
-    store: dict[str, str] = field(default_factory=dict)  # backend and where (GraphStore.describe)
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
 
 
 class Workspace:
