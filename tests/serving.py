@@ -23,6 +23,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def wait_until_up(base: str, tries: int = 600) -> None:
+    """Until ``base``/healthz answers (a server starting in a thread or another process)."""
+    for _ in range(tries):
+        try:
+            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.05)
+
+
 @contextmanager
 def running_server(
     ws_path: Path,
@@ -37,12 +48,7 @@ def running_server(
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            time.sleep(0.05)
+    wait_until_up(base)
     try:
         yield base, service
     finally:

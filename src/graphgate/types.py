@@ -281,6 +281,8 @@ GRAPH_TABLES: tuple[GraphTable, ...] = (
     GraphTable("PART_OF", ends=("Chunk", "Document")),
 )
 GRAPH_TABLE = {t.label: t for t in GRAPH_TABLES}
+NODE_LABELS = tuple(t.label for t in GRAPH_TABLES if t.ends is None)
+REL_TYPES = tuple(t.label for t in GRAPH_TABLES if t.ends is not None)
 
 _RECORDS = (
     Document,

@@ -16,23 +16,10 @@ import pytest
 from graphgate import Workspace
 from graphgate.config import StoreSettings
 from graphgate.runs import RunRegistry
+from graphgate.store.backends import STORE_ARTIFACTS
 from graphgate.store.base import GraphStore
 from graphgate.store.embedded import open_embedded_store
 from graphgate.text import normalise_name
-
-ARTIFACTS = (
-    "documents",
-    "chunks",
-    "chunk_vectors",
-    "entities",
-    "relationships",
-    "entity_vectors",
-    "entity_name_vectors",
-    "communities",
-    "community_reports",
-    "community_vectors",
-    "conflicts",
-)
 
 
 def _embedded(ws_path: Path, request: pytest.FixtureRequest) -> GraphStore:
@@ -46,7 +33,7 @@ def _falkordb(ws_path: Path, request: pytest.FixtureRequest, keywords: str = "bm
 
     settings = StoreSettings(backend="falkordb", url=request.getfixturevalue("falkordb_url"))
     run = RunRegistry(ws_path).current()
-    tables = {name: run.read_artifact(name) for name in ARTIFACTS if run.has_artifact(name)}
+    tables = {name: run.read_artifact(name) for name in STORE_ARTIFACTS if run.has_artifact(name)}
     server = FalkorDBServer(settings)
     graph = f"contract-{request.node.name}"
     write_falkordb_graph(server, graph, tables)

@@ -4,7 +4,6 @@ password that never leaves the process, and a server that dies and comes back.""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from graphgate.config import StoreSettings
 from graphgate.errors import StoreUnavailableError
 from graphgate.store.falkordb_client import FalkorDBServer
 from tests.falkordb_server import FalkorDBProcess
-from tests.serving import running_server
+from tests.serving import running_server, wait_until_up
 
 QUESTIONS = (
     "Who does Bob Cratchit work for?",
@@ -186,7 +185,6 @@ def test_the_cli_names_the_backend_and_fails_cleanly_when_the_server_is_down(
     down = runner.invoke(app, ["query", "Who is Fred?", "--workspace", str(ws_path)], env=env)
     assert down.exit_code != 0 and "not answering" in down.output
     assert "Traceback" not in down.output
-    shutil.rmtree(tmp_path / "falkordb", ignore_errors=True)
 
 
 def test_serve_workers_share_the_server_and_follow_a_new_run(
@@ -195,7 +193,6 @@ def test_serve_workers_share_the_server_and_follow_a_new_run(
     import os
     import subprocess
     import sys
-    import time
     from concurrent.futures import ThreadPoolExecutor
 
     from tests.falkordb_server import free_port
@@ -222,12 +219,7 @@ def test_serve_workers_share_the_server_and_follow_a_new_run(
         return response.status_code, str(response.json().get("run_id"))
 
     try:
-        for _ in range(600):
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
+        wait_until_up(base)
         with ThreadPoolExecutor(8) as pool:
             assert set(pool.map(ask, range(32))) == {(200, ws.runs.current_id() or "")}
         with Workspace(ws_path, store=store) as other:  # another process indexes a new run
@@ -262,8 +254,8 @@ def _dump(url: str, graph: str) -> tuple[list[Any], list[Any]]:
 def test_an_update_copies_the_parent_graph_and_writes_only_the_difference(
     small_corpus: Path, falkordb_url: str, tmp_path: Path
 ) -> None:
+    from graphgate.store.backends import STORE_ARTIFACTS
     from graphgate.store.falkordb_write import write_falkordb_graph
-    from graphgate.types import ARTIFACTS
 
     store = _store(falkordb_url, "diff", keep_graphs=5)
     with Workspace(tmp_path / "ws", store=store) as ws:
@@ -281,12 +273,7 @@ def test_an_update_copies_the_parent_graph_and_writes_only_the_difference(
             manifest = run.manifest()
             assert manifest["store"]["copied_from"] == f"diff-{manifest['parent_run']}"
             # The graph equals one written from scratch from the same run's tables.
-            names = [*ARTIFACTS, "chunk_vectors", "entity_vectors", "entity_name_vectors"]
-            tables = {
-                n: run.read_artifact(n)
-                for n in [*names, "community_vectors"]
-                if run.has_artifact(n)
-            }
+            tables = {n: run.read_artifact(n) for n in STORE_ARTIFACTS if run.has_artifact(n)}
             server = FalkorDBServer(StoreSettings(url=falkordb_url))
             try:
                 fields = ws.settings.chunk.context_fields

@@ -32,7 +32,7 @@ from graphgate.index.truth import (
     supersede,
 )
 from graphgate.index.update import changes_between
-from graphgate.store.backends import write_run_store
+from graphgate.store.backends import STORE_OPTIONAL, STORE_REQUIRED, write_run_store
 from graphgate.text import document_headers, in_context
 from graphgate.types import (
     Chunk,
@@ -373,22 +373,7 @@ _EMBED_COMMUNITIES = Stage(
     ("community_vectors",),
     embed_communities_stage,
 )
-_GRAPH = Stage(
-    "graph",
-    ("documents", "chunks", "chunk_vectors"),
-    (),
-    graph_stage,
-    optional_inputs=(
-        "entities",
-        "relationships",
-        "entity_vectors",
-        "entity_name_vectors",
-        "communities",
-        "community_reports",
-        "community_vectors",
-        "conflicts",
-    ),
-)
+_GRAPH = Stage("graph", STORE_REQUIRED, (), graph_stage, optional_inputs=STORE_OPTIONAL)
 
 PIPELINES: dict[str, Pipeline] = {
     "graph": Pipeline(

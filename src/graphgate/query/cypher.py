@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphgate.errors import GraphgateError, InputError, QueryTimeoutError
+from graphgate.errors import GraphgateError, InputError
 from graphgate.query.cypher_guard import check_read_only, with_row_limit
 from graphgate.store.base import GraphStore
 from graphgate.types import column_values
@@ -39,7 +39,7 @@ def run_read_query(
     started = time.perf_counter()
     try:
         table = store.cypher(executed, params or {}, timeout_s)
-    except (QueryTimeoutError, GraphgateError):
+    except GraphgateError:  # refusals and timeouts already say what and why
         raise
     except Exception as exc:  # the database's own refusal: a syntax error, an unknown name
         raise InputError(

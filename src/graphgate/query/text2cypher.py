@@ -146,11 +146,11 @@ class CypherRetriever:
             except KeyError:
                 continue
         asked = [link.entity_id for link in self.index.linker.link(question)]
-        around = {e.id for e in entities} | set(asked)
+        named = {e.id for e in entities}
         edges = [
             r
-            for r in store.relations_among(around)
-            if r.source_id in entity_ids[:50] or r.target_id in entity_ids[:50]
+            for r in store.relations_among(named | set(asked))
+            if r.source_id in named or r.target_id in named
         ][: self.settings.top_k_edges]
         chunk_ids: list[str] = []
         for source in [*(r.chunk_ids for r in edges), *(e.chunk_ids for e in entities)]:

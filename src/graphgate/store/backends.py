@@ -18,6 +18,20 @@ from graphgate.store.embedded import open_embedded_store
 
 EMBEDDED = "embedded"
 FALKORDB = "falkordb"
+# The artifacts a run's store is written from (the graph stage's inputs): these always, ...
+STORE_REQUIRED = ("documents", "chunks", "chunk_vectors")
+# ... and these when the pipeline made them (a vector-only run has no entities).
+STORE_OPTIONAL = (
+    "entities",
+    "relationships",
+    "entity_vectors",
+    "entity_name_vectors",
+    "communities",
+    "community_reports",
+    "community_vectors",
+    "conflicts",
+)
+STORE_ARTIFACTS = STORE_REQUIRED + STORE_OPTIONAL
 
 
 def run_store(run: Run) -> dict[str, Any]:
@@ -79,21 +93,6 @@ def _write_server_graph(
         server.close()
 
 
-_GRAPH_ARTIFACTS = (
-    "documents",
-    "chunks",
-    "chunk_vectors",
-    "entities",
-    "relationships",
-    "entity_vectors",
-    "entity_name_vectors",
-    "communities",
-    "community_reports",
-    "community_vectors",
-    "conflicts",
-)
-
-
 def _parent_graph(run: Run, server: Any) -> tuple[str, dict[str, pa.Table]] | None:
     """The parent run's graph (when it is on this server) and the tables it was written from."""
     parent_id = run.manifest().get("parent_run")
@@ -106,7 +105,7 @@ def _parent_graph(run: Run, server: Any) -> tuple[str, dict[str, pa.Table]] | No
         return None
     if parent.manifest().get("status") != COMPLETE:
         return None
-    names = [n for n in _GRAPH_ARTIFACTS if parent.has_artifact(n)]
+    names = [n for n in STORE_ARTIFACTS if parent.has_artifact(n)]
     return str(graph), {n: parent.read_artifact(n) for n in names}
 
 

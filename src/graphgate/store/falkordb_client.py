@@ -85,9 +85,6 @@ class FalkorDBServer:
                 delay *= 2
         raise AssertionError("unreachable")
 
-    def graph(self, name: str) -> Any:
-        return self._client().select_graph(name)
-
     def query(
         self,
         graph: str,

@@ -141,15 +141,23 @@ class FalkorDBGraphStore:
         return {k: list(v) for k, v in self._names().items()}
 
     def _names(self) -> dict[str, list[str]]:
+        return self._key_table("names", "Entity", "e", "name_keys", "e.ordinal")
+
+    def _key_table(
+        self, key: str, label: str, var: str, keys: str, order: str
+    ) -> dict[str, list[str]]:
+        """``{key: [ids]}`` from a list property (normalised names, page keys), read once:
+        linking asks for every word run of a question."""
+
         def read() -> dict[str, list[str]]:
             rows = self._rows(
-                "MATCH (e:Entity) WITH e ORDER BY e.ordinal UNWIND e.name_keys AS key "
-                "RETURN key, collect(e.id)"
+                f"MATCH ({var}:{label}) WITH {var} ORDER BY {order} UNWIND {var}.{keys} AS key "
+                f"RETURN key, collect({var}.id)"
             )
             return {str(k): [str(i) for i in ids] for k, ids in rows}
 
-        names: dict[str, list[str]] = self._once("names", read)
-        return names
+        table: dict[str, list[str]] = self._once(key, read)
+        return table
 
     def relationships(self) -> list[Relationship]:
         def read() -> list[Relationship]:
@@ -238,15 +246,7 @@ class FalkorDBGraphStore:
         return list(self._once(("in_chunk", chunk_id), read))
 
     def entity_pages(self, name: str) -> list[str]:
-        # Asked for every word run of a question, like entity_ids_named: one read of the table.
-        def read() -> dict[str, list[str]]:
-            rows = self._rows(
-                "MATCH (d:Document) WITH d ORDER BY d.id UNWIND d.page_keys AS key "
-                "RETURN key, collect(d.id)"
-            )
-            return {str(k): [str(i) for i in ids] for k, ids in rows}
-
-        pages: dict[str, list[str]] = self._once("pages", read)
+        pages = self._key_table("pages", "Document", "d", "page_keys", "d.id")
         return list(pages.get(normalise_name(name), []))
 
     def first_chunk(self, doc_id: str) -> str | None:
@@ -275,8 +275,10 @@ class FalkorDBGraphStore:
 
     # -- communities ---------------------------------------------------------------------------
     def community(self, community_id: str) -> Community:
-        found = {c.id: c for c in self.communities()}
-        return found[community_id]
+        by_id: dict[str, Community] = self._once(
+            "community_by_id", lambda: {c.id: c for c in self.communities()}
+        )
+        return by_id[community_id]
 
     def communities(self) -> list[Community]:
         def read() -> list[Community]:
@@ -287,8 +289,10 @@ class FalkorDBGraphStore:
         return list(self._once("communities", read))
 
     def report(self, community_id: str) -> CommunityReport:
-        found = {r.community_id: r for r in self.reports()}
-        return found[community_id]
+        by_id: dict[str, CommunityReport] = self._once(
+            "report_by_id", lambda: {r.community_id: r for r in self.reports()}
+        )
+        return by_id[community_id]
 
     def reports(self) -> list[CommunityReport]:
         def read() -> list[CommunityReport]:

@@ -26,15 +26,14 @@ from graphgate.store.falkordb_client import FalkorDBServer
 from graphgate.text import normalise_name, page_keys
 from graphgate.types import (
     GRAPH_TABLE,
-    GRAPH_TABLES,
+    NODE_LABELS,
+    REL_TYPES,
     column_values,
     table_rows,
     vectors_from_table,
 )
 
 BATCH = 500
-NODE_LABELS = tuple(t.label for t in GRAPH_TABLES if t.ends is None)
-REL_TYPES = tuple(t.label for t in GRAPH_TABLES if t.ends is not None)
 # (label, vector property, artifact): FalkorDB's own vector indexes, cosine.
 VECTOR_INDEXES = (
     ("Chunk", "embedding", "chunk_vectors"),

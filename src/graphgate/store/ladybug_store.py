@@ -15,12 +15,10 @@ import pyarrow.parquet as pq
 
 from graphgate.errors import GraphgateError, QueryTimeoutError
 from graphgate.store.base import Hit, SearchKind, TextIndex, VectorIndex
-from graphgate.types import GRAPH_TABLES
+from graphgate.types import GRAPH_TABLES, NODE_LABELS, REL_TYPES
 
 # Derived from the records in types.py, the one declaration of every table.
 SCHEMA = [t.ddl() for t in GRAPH_TABLES]
-NODE_LABELS = tuple(t.label for t in GRAPH_TABLES if t.ends is None)
-REL_TYPES = tuple(t.label for t in GRAPH_TABLES if t.ends is not None)
 _ENDS = {t.label: t.ends for t in GRAPH_TABLES if t.ends is not None}
 _UPSERT_BATCH = 2000
 
