@@ -16,7 +16,11 @@ class InputError(GraphgateError):
     """The corpus or a question cannot be read as given."""
 
 
-class DocumentNotFoundError(InputError):
+class NotFoundError(InputError):
+    """An id (entity, community, chunk, document, run, evaluation) names nothing here."""
+
+
+class DocumentNotFoundError(NotFoundError):
     """An update names a document id the current run does not hold."""
 
 

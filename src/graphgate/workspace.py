@@ -315,6 +315,7 @@ class Workspace:
         from graphgate.evaluate.gold import IndexGoldContext
         from graphgate.evaluate.predicates import PredicateMatcher
         from graphgate.evaluate.run import check_graph, run_evaluation, write_summary
+        from graphgate.history import keep_evaluation
 
         chosen = parse_modes(modes)
         loaded = self.loaded()  # raises when there is no index, or on an embedding mismatch
@@ -349,6 +350,7 @@ class Workspace:
         outcome.summary["settings"] = self.settings.public_dump()
         outcome.summary["settings_sources"] = self.setting_sources
         write_summary(outcome, loaded.run.eval_summary_path)
+        keep_evaluation(loaded.run, Path(out_dir), outcome.summary, outcome.records)
         return outcome
 
     def set_baseline(self, run_id: str) -> None:

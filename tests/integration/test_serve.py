@@ -41,8 +41,9 @@ def test_query_status_runs_gates_and_schema(api: tuple[str, Path]) -> None:
         gates = client.get("/gates").json()
         assert len(gates["gates"]) == 8
         # /runs shows the verdict stored for the run, the one /gates computes for it.
-        assert client.get("/runs").json() == [
-            {"run_id": status["current_run"], "status": "complete", "verdict": gates["verdict"]}
+        runs = client.get("/runs").json()
+        assert [(r["run_id"], r["status"], r["verdict"], r["current"]) for r in runs] == [
+            (status["current_run"], "complete", gates["verdict"], True)
         ]
         schema = client.get("/openapi.json").json()
         assert "/query" in schema["paths"]

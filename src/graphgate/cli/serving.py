@@ -1,4 +1,4 @@
-"""``graphgate serve`` (HTTP API + /metrics) and ``graphgate mcp`` (MCP over stdio)."""
+"""``graphgate serve`` (web interface, API, MCP, metrics) and ``graphgate mcp`` (MCP on stdio)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt, errors
+from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt, console, errors
 
 # The names the first release documented, still honoured (they take precedence when set).
 _LEGACY_WRITE = "GRAPHGATE_SERVE_TOKEN"
@@ -33,7 +33,8 @@ def serve_command(
         ),
     ] = 1,
 ) -> None:
-    """Serve the index over HTTP (and MCP at /mcp). Writes need the write token
+    """Serve the index over HTTP: the web interface at /, the API, MCP at /mcp. Writes need
+    the write token
     (GRAPHGATE_SERVE__WRITE_TOKEN); reads need the read token when one is set
     (GRAPHGATE_SERVE__READ_TOKEN)."""
     import uvicorn
@@ -59,6 +60,7 @@ def serve_command(
 
     with errors():
         service = Service(workspace, os.environ.get(_LEGACY_WRITE), os.environ.get(_LEGACY_READ))
+    console().print(f"graphgate: web interface and API at http://{host}:{port}/ (MCP at /mcp)")
     try:
         uvicorn.Server(server_config(create_app(service), service, host, port)).run()
     finally:

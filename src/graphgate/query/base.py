@@ -141,8 +141,10 @@ class Answer:
             "edges": [
                 {
                     "id": e.id,
+                    "source_id": e.source_id,
                     "source": e.source,
                     "predicate": e.predicate,
+                    "target_id": e.target_id,
                     "target": e.target,
                     "weight": e.weight,
                     "chunk_ids": e.chunk_ids,

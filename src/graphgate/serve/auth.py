@@ -32,6 +32,21 @@ POLICY: dict[str, Access] = {
     "runs": Access.READ,
     "gates": Access.READ,
     "job": Access.READ,
+    "jobs": Access.READ,
+    # Browsing the index and its history (graphgate.serve.browse_routes).
+    "entities": Access.READ,
+    "entity": Access.READ,
+    "community": Access.READ,
+    "chunk": Access.READ,
+    "documents.list": Access.READ,
+    "document": Access.READ,
+    "gates.run": Access.READ,
+    "gates.trends": Access.READ,
+    "evaluations": Access.READ,
+    "evaluation": Access.READ,
+    # The web interface's page and its scripts: no data, so no token; what it shows comes
+    # from the routes above, with the token the reader gives it.
+    "ui": Access.NONE,
     "documents.add": Access.WRITE,
     "documents.delete": Access.WRITE,
     "eval": Access.WRITE,

@@ -12,26 +12,28 @@ import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import AfterValidator, BaseModel, Field, JsonValue
 
 from graphgate.errors import (
-    DocumentNotFoundError,
     GraphgateError,
     IndexMissingError,
     InputError,
+    NotFoundError,
     StoreUnavailableError,
 )
 from graphgate.inputs import MAX_TOP_K
 from graphgate.modes import DEFAULT_EVAL_MODES, QUERY_MODES, modes_help
 from graphgate.query.cypher_guard import MAX_QUERY_CHARS
 from graphgate.serve.auth import AccessDenied
+from graphgate.serve.browse_routes import add_browse_routes
 from graphgate.serve.guard import Guard
 from graphgate.serve.metrics import ServerMetrics
 from graphgate.serve.service import DocumentIn, Service
+from graphgate.serve.ui import add_ui_routes
 
 MAX_QUESTION_CHARS = 4_000
 _MAX_ERROR_CHARS = 300
@@ -139,7 +141,7 @@ def create_app(service: Service, mcp: bool = True) -> FastAPI:
             return JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
         code = 409 if isinstance(exc, IndexMissingError) else 400
         if isinstance(exc, InputError):
-            code = 404 if isinstance(exc, DocumentNotFoundError) else 422
+            code = 404 if isinstance(exc, NotFoundError) else 422
         return JSONResponse({"detail": exc.problem, "fix": exc.fix}, status_code=code)
 
     @app.exception_handler(RequestValidationError)
@@ -196,26 +198,6 @@ def create_app(service: Service, mcp: bool = True) -> FastAPI:
         job = service.evaluate(body.testset, list(body.modes))
         return {"job": job.id, "poll": f"/jobs/{job.id}"}
 
-    @app.get("/jobs/{job_id}", name="job")
-    def job(job_id: str) -> dict[str, Any]:
-        found = service.jobs.get(job_id)
-        if found is None:
-            raise HTTPException(404, "no such job")
-        return found.as_dict()
-
-    @app.get("/runs", name="runs")
-    def runs() -> list[dict[str, Any]]:
-        from graphgate.gates.runner import stored_gates
-
-        return [
-            {
-                "run_id": r.run_id,
-                "status": service.ws.runs.state(r),
-                "verdict": (stored_gates(r) or {}).get("verdict"),
-            }
-            for r in service.ws.list_runs()
-        ]
-
     @app.get("/gates", name="gates")
     def gates() -> dict[str, Any]:
         with service.query_lock:
@@ -229,6 +211,8 @@ def create_app(service: Service, mcp: bool = True) -> FastAPI:
             generate_latest(metrics.registry).decode(), media_type=CONTENT_TYPE_LATEST
         )
 
+    add_browse_routes(app, service)
+    add_ui_routes(app)
     if mcp_app is not None:
         # Mounted last, so the API's own routes match first; the MCP app serves /mcp.
         app.mount("/", mcp_app)

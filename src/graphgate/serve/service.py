@@ -19,12 +19,13 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, Field
 
 from graphgate.errors import InputError
 from graphgate.evaluate.records import EvalRecord
+from graphgate.explore import Explorer
 from graphgate.index.pipeline import IndexReport
 from graphgate.inputs import check_top_k, check_unicode, check_unicode_tree
 from graphgate.modes import check_mode, parse_modes
@@ -32,6 +33,8 @@ from graphgate.query.temporal import time_of
 from graphgate.serve.auth import AccessDenied, Authenticator, Caller
 from graphgate.types import Document, from_table
 from graphgate.workspace import Workspace
+
+T = TypeVar("T")
 
 
 def _clean_tree(value: dict[str, Any]) -> dict[str, Any]:
@@ -89,6 +92,7 @@ class Service:
         self.query_lock = threading.Lock()
         self.write_lock = threading.Lock()
         self.jobs: dict[str, Job] = {}
+        self._explorer: Explorer | None = None
 
     @property
     def write_token(self) -> str | None:
@@ -115,6 +119,14 @@ class Service:
         time_of(question, as_of)
         with self.query_lock:
             return self.ws.query(question, mode, top_k, as_of).to_dict()
+
+    def explore(self, view: Callable[[Explorer], T]) -> T:
+        """One view of the current run (the explorer's lists are kept until the run changes)."""
+        with self.query_lock:
+            loaded = self.ws.loaded()
+            if self._explorer is None or self._explorer.loaded is not loaded:
+                self._explorer = Explorer(loaded)
+            return view(self._explorer)
 
     def cypher(self, query: str, params: dict[str, Any]) -> dict[str, Any]:
         if not self.settings.cypher:

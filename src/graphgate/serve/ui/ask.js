@@ -1,0 +1,187 @@
+// Ask: a question in one mode (answer, citations, subgraph, timings) or in every mode side by side.
+"use strict";
+
+(function (GG) {
+  const { h } = GG;
+
+  function askForm(query, compare) {
+    const modes = GG.modes();
+    const question = h("input", {
+      id: "question",
+      name: "question",
+      type: "text",
+      required: true,
+      maxlength: 4000,
+      placeholder: "Ask the index a question",
+      value: GG.param(query, "q", ""),
+    });
+    const mode = h(
+      "select",
+      { id: "mode", name: "mode", disabled: compare },
+      modes.map((m) => h("option", { value: m, selected: m === GG.param(query, "mode", "hybrid") }, m)),
+    );
+    const topK = h("input", { id: "top-k", type: "number", min: 1, max: 100, value: GG.param(query, "top_k", "5") });
+    const asOf = h("input", { id: "as-of", type: "text", size: 10, placeholder: "as of (2016-03)", value: GG.param(query, "as_of", "") });
+    const form = h(
+      "form",
+      { class: "ask", id: "ask-form" },
+      question,
+      h("label", {}, "mode ", mode),
+      h("label", {}, "top-k ", topK),
+      h("label", {}, asOf),
+      h("button", { type: "submit", id: "ask-button" }, compare ? "Compare modes" : "Ask"),
+      compare ? GG.link("#/ask", "one mode") : h("button", { type: "button", id: "compare-button", onclick: () => go(true) }, "Compare modes"),
+    );
+    function go(all) {
+      const params = new URLSearchParams({ q: question.value, top_k: topK.value });
+      if (!all) params.set("mode", mode.value);
+      if (asOf.value) params.set("as_of", asOf.value);
+      window.location.hash = `#/${all ? "compare" : "ask"}?${params}`;
+    }
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      go(compare);
+    });
+    return form;
+  }
+
+  function request(query, mode) {
+    const body = { question: GG.param(query, "q", ""), mode, top_k: Number(GG.param(query, "top_k", "5")) };
+    const asOf = GG.param(query, "as_of", "");
+    if (asOf) body.as_of = asOf;
+    return GG.api("/query", { method: "POST", body });
+  }
+
+  // The answer text with each [n] as a button that opens cited passage n.
+  function answerText(result, onCite) {
+    const parts = result.answer.split(/(\[\d+\])/);
+    const byMarker = new Map(result.citations.map((c) => [c.marker, c]));
+    return h(
+      "div",
+      { class: "answer", "data-testid": "answer" },
+      parts.map((part) => {
+        const m = /^\[(\d+)\]$/.exec(part);
+        const citation = m && byMarker.get(Number(m[1]));
+        if (!citation) return part;
+        return h("button", { class: "cite", type: "button", dataset: { marker: citation.marker }, onclick: () => onCite(citation) }, part);
+      }),
+    );
+  }
+
+  async function showCitation(panel, citation) {
+    panel.replaceChildren(h("p", { class: "muted" }, "loading…"));
+    try {
+      const chunk = await GG.api(`/chunk?id=${encodeURIComponent(citation.chunk_id)}`);
+      panel.replaceChildren(
+        h("h3", {}, `[${citation.marker}] `, chunk.title || chunk.doc_id),
+        h(
+          "p",
+          { class: "muted" },
+          `document ${chunk.doc_id}, passage ${chunk.index}, characters ${citation.start}–${citation.end}`,
+          chunk.date ? `, dated ${chunk.date}` : "",
+          " · ",
+          GG.link(`#/document?id=${encodeURIComponent(chunk.doc_id)}&at=${citation.start}&to=${citation.end}`, "open in document"),
+        ),
+        GG.markedText(chunk, citation.start, citation.end),
+      );
+      panel.dataset.citation = String(citation.marker);
+    } catch (err) {
+      GG.showError(err);
+    }
+  }
+
+  function subgraphOf(result) {
+    const nodes = new Map(result.entities.map((e) => [e.id, { id: e.id, name: e.name, type: e.type, score: e.score }]));
+    for (const e of result.edges) {
+      if (!nodes.has(e.source_id)) nodes.set(e.source_id, { id: e.source_id, name: e.source, type: "" });
+      if (!nodes.has(e.target_id)) nodes.set(e.target_id, { id: e.target_id, name: e.target, type: "" });
+    }
+    return { nodes: [...nodes.values()], edges: result.edges };
+  }
+
+  function timings(result) {
+    const rows = Object.entries(result.timings_ms || {}).map(([k, v]) => [k, GG.fmt(v, 1)]);
+    return GG.table(["step", "ms"], rows, { class: "timings" });
+  }
+
+  function conflicts(result) {
+    if (!result.conflicts || !result.conflicts.length) return null;
+    return h(
+      "section",
+      { class: "conflicts" },
+      h("h3", {}, "Sources disagree"),
+      result.conflicts.map((c) =>
+        h(
+          "div",
+          { class: "conflict" },
+          h("strong", {}, `${c.subject} — ${c.about}`),
+          h("ul", {}, c.sides.map((s) => h("li", {}, `${s.value}: "${s.text}" (${s.doc_id}${s.date ? `, ${s.date}` : ""})`))),
+        ),
+      ),
+    );
+  }
+
+  function resultView(result, compact) {
+    const panel = h("div", { class: "citation-panel", id: compact ? undefined : "citation" });
+    const graphBox = h("div", { class: compact ? "graph small" : "graph", id: compact ? undefined : "subgraph" });
+    const out = h(
+      "section",
+      { class: "result", dataset: { mode: result.mode } },
+      h("h2", {}, compact ? result.mode : "Answer", h("span", { class: "muted" }, ` ${result.generator} · run ${result.run_id}`)),
+      result.time ? h("p", { class: "muted" }, `as of ${result.time.label}`) : null,
+      answerText(result, (c) => showCitation(panel, c)),
+      panel,
+      conflicts(result),
+      h("h3", {}, `Subgraph: ${result.entities.length} entities, ${result.edges.length} edges`),
+      graphBox,
+      result.communities.length
+        ? h("p", {}, "Communities used: ", result.communities.map((c) => [GG.link(GG.communityHash(c.id), `${c.title} (level ${c.level})`), " "]))
+        : null,
+      h("details", { open: !compact }, h("summary", {}, "Timings"), timings(result)),
+      h(
+        "details",
+        {},
+        h("summary", {}, `Passages (${result.chunks.length})`),
+        GG.table(["chunk", "document", "score"], result.chunks.map((c) => [c.id, c.doc_id, GG.fmt(c.score)])),
+      ),
+    );
+    return { out, graphBox, graph: subgraphOf(result) };
+  }
+
+  GG.views.ask = async function (main, query) {
+    const started = performance.now();
+    GG.need("cytoscape"); // fetched while the data is
+    GG.render(main, h("h1", {}, "Ask"), askForm(query, false));
+    if (!GG.param(query, "q", "")) return GG.ready("ask", started);
+    const mode = GG.param(query, "mode", "hybrid");
+    const result = await request(query, mode);
+    const view = resultView(result, false);
+    main.append(view.out);
+    if (view.graph.nodes.length) await GG.graph.draw(view.graphBox, view.graph);
+    GG.lastResult = result;
+    GG.ready("ask", started);
+  };
+
+  GG.views.compare = async function (main, query) {
+    const started = performance.now();
+    GG.need("cytoscape"); // fetched while the data is
+    GG.render(main, h("h1", {}, "Compare modes"), askForm(query, true));
+    if (!GG.param(query, "q", "")) return GG.ready("compare", started);
+    const modes = GG.modes().filter((m) => m !== "cypher");
+    const grid = h("div", { class: "compare" });
+    main.append(grid);
+    const results = await Promise.all(
+      modes.map((m) => request(query, m).catch((err) => ({ error: err, mode: m }))),
+    );
+    for (const result of results) {
+      if (result.error) {
+        grid.append(h("section", { class: "result" }, h("h2", {}, result.mode), h("p", { class: "error-inline" }, result.error.detail || String(result.error))));
+        continue;
+      }
+      const view = resultView(result, true);
+      grid.append(view.out);
+      if (view.graph.nodes.length) await GG.graph.draw(view.graphBox, view.graph);
+    }
+    GG.ready("compare", started);
+  };
+})(window.GG);
