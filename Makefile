@@ -31,6 +31,7 @@ demo: $(STAMP)
 	  --html $(DEMO_WS)/eval/report.html --workspace $(DEMO_WS)
 	@# The gates report quality; a FAIL verdict is shown, not a reason for the demo to stop.
 	-$(BIN)/graphgate gates --workspace $(DEMO_WS)
+	@echo "Browse it: $(BIN)/graphgate serve --workspace $(DEMO_WS), then open http://127.0.0.1:8000/"
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

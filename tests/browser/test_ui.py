@@ -5,6 +5,7 @@ without the token refused (and one with it done)."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -12,6 +13,7 @@ from urllib.parse import quote
 import httpx
 
 from tests.browser.conftest import WRITE_TOKEN
+from tests.serving import running_server
 
 QUESTION = "Who is Bob Cratchit's employer?"
 
@@ -229,3 +231,24 @@ def test_document_text_is_shown_as_text_never_run(page: Any, server: str) -> Non
     _open(page, server, "/documents?q=hostile", {}, "documents")
     assert page.locator("main img").count() == 0 and page.locator("main script").count() == 0
     assert page.evaluate("() => window.pwned") is None
+
+
+def test_with_a_read_token_the_page_reads_only_with_a_token(
+    page: Any, ui_workspace: Path, tmp_path: Path
+) -> None:
+    shutil.copytree(ui_workspace, tmp_path / "ws")
+    with running_server(tmp_path / "ws", WRITE_TOKEN, "ui-read-token") as (base, _):
+        page.goto(f"{base}/#/runs")
+        page.wait_for_selector("body[data-ready='runs:error']", state="attached")
+        assert "401" in page.text_content("#error")
+        page.fill("#token", "ui-read-token")
+        page.click("#token-form button")
+        page.wait_for_selector("body[data-ready='runs']", state="attached")
+        assert page.locator("#runs tbody tr").count() >= 2
+        assert page.text_content("#token-state") == "token set"
+        # The read token reads; a write with it is refused with the reason.
+        _open(page, base, "/documents", {}, "documents")
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.click("#documents button.delete >> nth=0")
+        error = page.wait_for_selector("#error:not([hidden])")
+        assert "403" in error.text_content() and "write token" in error.text_content()

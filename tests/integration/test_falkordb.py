@@ -14,6 +14,7 @@ import pytest
 from graphgate import Workspace
 from graphgate.config import StoreSettings
 from graphgate.errors import StoreUnavailableError
+from graphgate.explore import Explorer
 from graphgate.store.falkordb_client import FalkorDBServer
 from tests.falkordb_server import FalkorDBProcess
 from tests.serving import running_server, wait_until_up
@@ -69,6 +70,15 @@ def test_same_retrieval_and_gate_verdicts_as_the_embedded_store(
         assert status.healthy and status.store["backend"] == "falkordb"
         assert status.store["graph"] == f"same-{status.current_run}"
         assert "graph module" in status.store["server"]
+        # The web interface's views read the same from either store.
+        ours, theirs = Explorer(embedded.loaded()), Explorer(server.loaded())
+        scrooge = ours.search_entities("scrooge")
+        assert theirs.search_entities("scrooge") == scrooge
+        view, same = ours.entity(scrooge[0]["id"]), theirs.entity(scrooge[0]["id"])
+        assert same == view
+        community = view["communities"][-1]["id"]
+        assert theirs.community(community) == ours.community(community)
+        assert theirs.documents() == ours.documents()
 
 
 def test_a_second_process_answers_from_the_new_run_without_restart(

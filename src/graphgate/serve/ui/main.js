@@ -32,7 +32,7 @@
     const form = document.getElementById("token-form");
     const input = document.getElementById("token");
     const state = document.getElementById("token-state");
-    const show = () => (state.textContent = GG.token() ? "token set" : "no token (read-only)");
+    const show = () => (state.textContent = GG.token() ? "token set" : "no token");
     input.value = GG.token();
     show();
     form.addEventListener("submit", (e) => {
