@@ -4,6 +4,7 @@ password that never leaves the process, and a server that dies and comes back.""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -216,6 +217,7 @@ def test_serve_workers_share_the_server_and_follow_a_new_run(
         "GRAPHGATE_STORE__BACKEND": "falkordb",
         "GRAPHGATE_STORE__URL": falkordb_url,
         "GRAPHGATE_STORE__GRAPH": "workers",
+        "GRAPHGATE_SERVE__WRITE_TOKEN": "W",
     }
     port = free_port()
     graphgate = Path(sys.executable).parent / "graphgate"
@@ -237,6 +239,20 @@ def test_serve_workers_share_the_server_and_follow_a_new_run(
             new = other.runs.current_id()
         with ThreadPoolExecutor(8) as pool:
             assert set(pool.map(ask, range(32))) == {(200, new or "")}
+        # A job started on one worker is reported by every worker (new connection each poll).
+        body = {"documents": [{"id": "belle.txt", "text": "Belle loved Ebenezer Scrooge."}]}
+        started = httpx.post(base + "/documents", json=body, headers={"Authorization": "Bearer W"})
+        job = started.json()["job"]
+        with ThreadPoolExecutor(8) as pool:
+            codes = set(pool.map(lambda _: httpx.get(f"{base}/jobs/{job}").status_code, range(16)))
+        assert codes == {200}
+        for _ in range(600):
+            state = httpx.get(f"{base}/jobs/{job}").json()["state"]
+            if state not in {"queued", "running"}:
+                break
+            time.sleep(0.2)
+        assert state == "done"
+        assert job in {j["id"] for j in httpx.get(base + "/jobs").json()}
     finally:
         process.terminate()
         process.wait(timeout=20)

@@ -82,11 +82,11 @@ def add_browse_routes(app: FastAPI, service: Service) -> None:
 
     @app.get("/jobs", name="jobs")
     def jobs() -> list[dict[str, Any]]:
-        return [j.as_dict() for j in sorted(service.jobs.values(), key=lambda j: -j.started)]
+        return service.jobs.list()
 
     @app.get("/jobs/{job_id}", name="job")
     def job(job_id: str) -> dict[str, Any]:
         found = service.jobs.get(job_id)
         if found is None:
             raise HTTPException(404, "no such job")
-        return found.as_dict()
+        return found

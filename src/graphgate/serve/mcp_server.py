@@ -18,7 +18,8 @@ from graphgate.errors import GraphgateError
 from graphgate.modes import DEFAULT_EVAL_MODES
 from graphgate.serve.auth import Access, Caller
 from graphgate.serve.guard import ACCESS_KEY
-from graphgate.serve.service import DocumentIn, Job, Service
+from graphgate.serve.jobs import Job
+from graphgate.serve.service import DocumentIn, Service
 
 
 def build_mcp(service: Service, stdio_caller: Caller | None = None) -> MCPServer:

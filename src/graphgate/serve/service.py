@@ -14,10 +14,8 @@ import json
 import os
 import tempfile
 import threading
-import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -31,6 +29,7 @@ from graphgate.inputs import check_top_k, check_unicode, check_unicode_tree
 from graphgate.modes import check_mode, parse_modes
 from graphgate.query.temporal import time_of
 from graphgate.serve.auth import AccessDenied, Authenticator, Caller
+from graphgate.serve.jobs import Job, JobBoard
 from graphgate.types import Document, from_table
 from graphgate.workspace import Workspace
 
@@ -53,25 +52,6 @@ class DocumentIn(BaseModel):
     metadata: Annotated[dict[str, Any], AfterValidator(_clean_tree)] = Field(default_factory=dict)
 
 
-@dataclass
-class Job:
-    id: str
-    kind: str
-    state: str = "queued"  # queued | running | done | failed
-    progress: dict[str, Any] = field(default_factory=dict)
-    result: dict[str, Any] | None = None
-    error: str | None = None
-    started: float = field(default_factory=time.time)
-
-    def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-    def wait(self, poll_s: float = 0.2) -> Job:
-        while self.state in {"queued", "running"}:
-            time.sleep(poll_s)
-        return self
-
-
 class Service:
     def __init__(
         self,
@@ -91,7 +71,7 @@ class Service:
         )
         self.query_lock = threading.Lock()
         self.write_lock = threading.Lock()
-        self.jobs: dict[str, Job] = {}
+        self.jobs = JobBoard(workspace / "jobs")
         self._explorer: Explorer | None = None
 
     @property
@@ -174,27 +154,30 @@ class Service:
     # -- background jobs ---------------------------------------------------------------------
     def _start(self, kind: str, work: Callable[[Job], dict[str, Any]]) -> Job:
         job = Job(uuid.uuid4().hex[:12], kind)
-        self.jobs[job.id] = job
+        self.jobs.add(job)
 
         def run() -> None:
             with self.write_lock:
                 job.state = "running"
+                self.jobs.save(job, force=True)
                 try:
                     job.result = work(job)
                     job.state = "done"
                 except Exception as exc:  # a job reports its failure instead of dying silently
                     job.state, job.error = "failed", f"{type(exc).__name__}: {exc}"
+                self.jobs.save(job, force=True)
 
         threading.Thread(target=run, name=f"graphgate-{kind}-{job.id}", daemon=True).start()
         return job
 
-    @staticmethod
-    def _progress(job: Job) -> Callable[[str, int], Callable[[int], None]]:
+    def _progress(self, job: Job) -> Callable[[str, int], Callable[[int], None]]:
         def progress(description: str, total: int) -> Callable[[int], None]:
             job.progress[description] = {"done": 0, "total": total}
+            self.jobs.save(job)
 
             def advance(n: int) -> None:
                 job.progress[description]["done"] += n
+                self.jobs.save(job)
 
             return advance
 
@@ -255,6 +238,7 @@ class Service:
         def work(job: Job) -> dict[str, Any]:
             def count(_: EvalRecord) -> None:
                 job.progress["cases"] = job.progress.get("cases", 0) + 1
+                self.jobs.save(job)
 
             with self.query_lock:
                 run = self.ws.loaded().run

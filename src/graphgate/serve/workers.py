@@ -4,7 +4,8 @@ The socket is bound once here and handed to each worker (spawned, never forked: 
 copy loaded models and native thread pools). Each worker opens the workspace itself and
 follows its CURRENT run, so a run indexed by any process is answered by all of them; with
 ``store.backend = "falkordb"`` they share one graph on the server instead of each reading
-files. Index jobs started over HTTP are tracked by the worker that started them.
+files. Jobs started over HTTP run in the worker that took the request; every worker reports
+them (their state is kept in the workspace, ``serve/jobs.py``).
 """
 
 from __future__ import annotations
