@@ -79,6 +79,7 @@
           { class: "muted" },
           `document ${chunk.doc_id}, passage ${chunk.index}, characters ${citation.start}–${citation.end}`,
           chunk.date ? `, dated ${chunk.date}` : "",
+          citation.community_id ? [" · from the report of ", GG.link(GG.communityHash(citation.community_id), "its community")] : null,
           " · ",
           GG.link(`#/document?id=${encodeURIComponent(chunk.doc_id)}&at=${citation.start}&to=${citation.end}`, "open in document"),
         ),
@@ -134,6 +135,9 @@
       conflicts(result),
       h("h3", {}, `Subgraph: ${result.entities.length} entities, ${result.edges.length} edges`),
       graphBox,
+      result.entities.length
+        ? h("p", { class: "entity-links" }, "Entities: ", result.entities.map((e) => [GG.link(GG.entityHash(e.id), e.name), " "]))
+        : null,
       result.communities.length
         ? h("p", {}, "Communities used: ", result.communities.map((c) => [GG.link(GG.communityHash(c.id), `${c.title} (level ${c.level})`), " "]))
         : null,
