@@ -105,25 +105,25 @@ def gate_trends(registry: RunRegistry, settings: GateSettings) -> list[MetricTre
     rule's hard bounds and the baseline run's value, so a regression reads at a glance."""
     rules = settings.effective_rules()
     base = baseline_id(registry)
+    measured = [(run.run_id, stored) for run in registry.list() if (stored := stored_gates(run))]
+    # One point per run for every metric (None where a run lacks it: a metric measured only
+    # against a baseline, say), so every chart shares one axis of runs.
     series: dict[tuple[str, str], list[TrendPoint]] = {}
     baseline_values: dict[tuple[str, str], float] = {}
-    for run in registry.list():
-        stored = stored_gates(run)
-        if not stored:
-            continue
+    for position, (run_id, stored) in enumerate(measured):
         for gate in stored.get("gates", []):
             verdicts = gate.get("verdicts", {})
             for metric, value in gate.get("metrics", {}).items():
                 if not isinstance(value, int | float | type(None)) or isinstance(value, bool):
                     continue
                 key = (str(gate["gate"]), str(metric))
-                point: TrendPoint = {
-                    "run_id": run.run_id,
+                points = series.setdefault(key, [_no_value(r) for r, _ in measured])
+                points[position] = {
+                    "run_id": run_id,
                     "value": None if value is None else float(value),
                     "verdict": verdicts.get(metric),
                 }
-                series.setdefault(key, []).append(point)
-                if run.run_id == base and value is not None:
+                if run_id == base and value is not None:
                     baseline_values[key] = float(value)
     trends: list[MetricTrend] = []
     for (gate_name, metric), points in series.items():
@@ -142,6 +142,10 @@ def gate_trends(registry: RunRegistry, settings: GateSettings) -> list[MetricTre
             }
         )
     return trends
+
+
+def _no_value(run_id: str) -> TrendPoint:
+    return {"run_id": run_id, "value": None, "verdict": None}
 
 
 # -- evaluations -----------------------------------------------------------------------------

@@ -65,6 +65,7 @@ def ui_workspace(demo_workspace: Workspace, tmp_path_factory: pytest.TempPathFac
     corpus.mkdir()
     (corpus / "fezziwig.txt").write_text(EXTRA_DOCUMENT, encoding="utf-8")
     with Workspace(path) as ws:
+        ws.set_baseline(ws.runs.current_id() or "")
         ws.add([corpus / "fezziwig.txt"])
         testset = path.parent / "testset.jsonl"
         write_testset(TestsetGenerator(ws.loaded(), 0).generate(8), testset)

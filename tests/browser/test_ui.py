@@ -90,6 +90,7 @@ def test_gates_page_draws_one_trend_chart_per_metric(
     runs = httpx.get(f"{server}/runs").json()
     assert len(runs) >= 2 and trends
     _open(page, server, "/gates", timings, "gates")
+    page.screenshot(path=str(shots / "gates.png"))
     shown = page.locator(".trend[data-metric]").evaluate_all(
         "els => els.map(e => e.dataset.metric)"
     )
@@ -107,7 +108,18 @@ def test_gates_page_draws_one_trend_chart_per_metric(
     )
     assert charts and all(n == len(runs) for n in charts), "every chart has a point per run"
     assert page.locator(".gate[data-gate]").count() == 8
-    page.screenshot(path=str(shots / "gates.png"))
+    # The baseline's value and the hard bounds are drawn as lines beside the values.
+    lines = page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('.trend')].map(t => ["
+        " t.dataset.metric,"
+        " Object.fromEntries(Chart.getChart(t.querySelector('canvas')).data.datasets"
+        ".map(d => [d.label, d.data[0]]))]))"
+    )
+    for trend in trends:
+        drawn = lines[f"{trend['gate']}.{trend['metric']}"]
+        assert drawn.get("baseline") == trend["baseline"] or trend["baseline"] is None
+        assert drawn.get("fails below") == trend["fail_below"] or trend["fail_below"] is None
+    assert any(t["baseline"] is not None for t in trends)
     page.locator(".trend-grid").first.screenshot(path=str(shots / "gate-trends.png"))
     _open(page, server, "/runs", timings, "runs")
     assert page.locator("#runs tbody tr").count() == len(runs)
