@@ -15,6 +15,7 @@ from collections import defaultdict
 from functools import cached_property
 from typing import Any
 
+import pyarrow.parquet as pq
 from typing_extensions import TypedDict
 
 from graphgate.errors import NotFoundError
@@ -29,6 +30,7 @@ from graphgate.types import (
     Relationship,
     claims_from_json,
     from_table,
+    table_rows,
 )
 
 MAX_GRAPH_NODES = 500
@@ -176,15 +178,34 @@ class Explorer:
         return out
 
     @cached_property
-    def _documents(self) -> list[Document]:
+    def _documents(self) -> list[DocumentSummary]:
+        """What a listing shows of every document (their texts stay on disk), by id."""
         run = self.loaded.run
         if not run.has_artifact("documents"):
             return []
-        return from_table(run.read_artifact("documents"), Document)
+        columns = ["id", "title", "byte_size", "version"]
+        rows = table_rows(pq.read_table(run.artifact_path("documents"), columns=columns))
+        return sorted(
+            (
+                DocumentSummary(
+                    id=r["id"], title=r["title"], byte_size=r["byte_size"], version=r["version"]
+                )
+                for r in rows
+            ),
+            key=lambda d: d["id"],
+        )
 
     @cached_property
-    def _document_index(self) -> dict[str, Document]:
-        return {d.id: d for d in self._documents}
+    def _document_index(self) -> dict[str, DocumentSummary]:
+        return {d["id"]: d for d in self._documents}
+
+    def _document(self, doc_id: str) -> Document | None:
+        """One document read whole from the run's artifact."""
+        if doc_id not in self._document_index:
+            return None
+        path = self.loaded.run.artifact_path("documents")
+        found = from_table(pq.read_table(path, filters=[("id", "=", doc_id)]), Document)
+        return found[0] if found else None
 
     @cached_property
     def _chunks_by_document(self) -> dict[str, list[Chunk]]:
@@ -370,7 +391,7 @@ class Explorer:
         return {
             "id": chunk.id,
             "doc_id": chunk.doc_id,
-            "title": document.title if document else chunk.doc_id,
+            "title": document["title"] if document else chunk.doc_id,
             "index": chunk.index,
             "text": chunk.text,
             "start": chunk.start,
@@ -384,20 +405,14 @@ class Explorer:
         found = [
             d
             for d in self._documents
-            if not wanted or wanted in d.id.casefold() or wanted in d.title.casefold()
+            if not wanted or wanted in d["id"].casefold() or wanted in d["title"].casefold()
         ]
         page = found[max(0, offset) : max(0, offset) + max(1, limit)]
-        return {
-            "total": len(found),
-            "offset": max(0, offset),
-            "items": [
-                {"id": d.id, "title": d.title, "byte_size": d.byte_size, "version": d.version}
-                for d in page
-            ],
-        }
+        items = [DocumentSummary(**d) for d in page]  # copies: the cached list stays as read
+        return {"total": len(found), "offset": max(0, offset), "items": items}
 
     def document(self, doc_id: str) -> DocumentView:
-        document = self._document_index.get(doc_id)
+        document = self._document(doc_id)
         if document is None:
             raise NotFoundError(f"no document {doc_id!r} in run {self.run_id}", "list documents")
         try:
