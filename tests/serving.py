@@ -34,6 +34,17 @@ def wait_until_up(base: str, tries: int = 600) -> None:
         time.sleep(0.05)
 
 
+def wait_for_job(base: str, job_id: str, timeout_s: float = 120) -> dict[str, Any]:
+    """Poll ``GET /jobs/{id}`` (a new connection each time) until the job has ended."""
+    deadline = time.time() + timeout_s
+    while time.time() < deadline:
+        state: dict[str, Any] = httpx.get(f"{base}/jobs/{job_id}", timeout=30).json()
+        if state["state"] not in {"queued", "running"}:
+            return state
+        time.sleep(0.2)
+    raise AssertionError(f"job {job_id} did not finish within {timeout_s:g} s")
+
+
 @contextmanager
 def running_server(
     ws_path: Path,

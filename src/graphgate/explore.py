@@ -248,13 +248,11 @@ class Explorer:
     def entity(self, entity_id: str, max_nodes: int = 60) -> EntityView:
         entity = self._entity(entity_id)
         store = self.loaded.store
-        neighbours = store.neighbours([entity.id], hops=1)
-        own = [
-            r
-            for r in store.relations_among([entity.id, *neighbours])
-            if entity.id in (r.source_id, r.target_id)
-        ]
-        own.sort(key=lambda r: (-r.weight, r.id))
+        among = store.relations_among([entity.id, *store.neighbours([entity.id], hops=1)])
+        own = sorted(
+            (r for r in among if entity.id in (r.source_id, r.target_id)),
+            key=lambda r: (-r.weight, r.id),
+        )
         return {
             "id": entity.id,
             "name": entity.name,
@@ -265,7 +263,7 @@ class Explorer:
             "doc_ids": list(entity.doc_ids),
             "mentions": self._mentions(entity),
             "edges": [self._edge(r) for r in own],
-            "graph": self._neighbourhood(entity.id, own, max_nodes),
+            "graph": self._neighbourhood(entity.id, own, among, max_nodes),
             "communities": [self._community_ref(c) for c in self._membership.get(entity.id, [])],
         }
 
@@ -320,16 +318,28 @@ class Explorer:
             return {"id": entity_id, "name": entity_id, "type": ""}
         return {"id": found.id, "name": found.name, "type": found.type}
 
-    def _neighbourhood(self, centre: str, own: list[Relationship], max_nodes: int) -> GraphView:
-        """The centre and its strongest neighbours, with every edge among them."""
+    def _neighbourhood(
+        self,
+        centre: str,
+        own: list[Relationship],
+        among: list[Relationship],
+        max_nodes: int,
+    ) -> GraphView:
+        """The centre and its strongest neighbours (``own`` is strongest first), with every
+        edge among them taken from ``among`` (the edges among the centre and all neighbours)."""
         max_nodes = max(1, min(max_nodes, MAX_GRAPH_NODES))
-        chosen = [centre]
-        for r in own:  # strongest first
-            other = r.target_id if r.source_id == centre else r.source_id
-            if other not in chosen:
-                chosen.append(other)
-        truncated = len(chosen) > max_nodes
-        return self.subgraph(chosen[:max_nodes], truncated)
+        order = dict.fromkeys(
+            [centre, *(r.target_id if r.source_id == centre else r.source_id for r in own)]
+        )
+        chosen = list(order)[:max_nodes]
+        drawn = set(chosen)
+        return {
+            "nodes": [self._node(i) for i in chosen],
+            "edges": [
+                self._edge(r) for r in among if r.source_id in drawn and r.target_id in drawn
+            ],
+            "truncated": len(order) > max_nodes,
+        }
 
     def subgraph(self, entity_ids: list[str], truncated: bool = False) -> GraphView:
         """These entities and every relationship among them."""

@@ -7,11 +7,7 @@ evaluation ids from a client are checked against their shapes before any path is
 
 from __future__ import annotations
 
-import json
 import re
-import secrets
-import time
-from pathlib import Path
 from typing import Any
 
 from typing_extensions import TypedDict
@@ -149,26 +145,11 @@ def _no_value(run_id: str) -> TrendPoint:
 
 
 # -- evaluations -----------------------------------------------------------------------------
-def keep_evaluation(run: Run, out_dir: Path, summary: Any, results: list[EvalRecord]) -> None:
-    """A copy of a finished evaluation with the run it measured, whatever folder it was
-    written to (nothing to copy when that folder is the run's own), so every evaluation of a
-    run can be listed and opened later."""
-    if out_dir.resolve().parent == run.eval_dir("x").parent.resolve():
-        return
-    eval_id = time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(3)
-    folder = run.eval_dir(eval_id)
-    folder.mkdir(parents=True)
-    (folder / RESULTS).write_text(
-        "".join(json.dumps(r, sort_keys=True) + "\n" for r in results), encoding="utf-8"
-    )
-    (folder / SUMMARY).write_text(json.dumps(summary, indent=2, sort_keys=True))
-
-
 def evaluations(registry: RunRegistry) -> list[EvaluationRef]:
     """Finished evaluations (those with a summary), newest run first."""
     out: list[EvaluationRef] = []
     for run in reversed(registry.list()):
-        root = run.eval_dir("x").parent
+        root = run.evals_dir
         if not root.is_dir():
             continue
         for folder in sorted(root.iterdir(), reverse=True):

@@ -125,9 +125,13 @@ class Run:
         """Gold triples given at index time (the IE gate reads them)."""
         return self.path / _GOLD_TRIPLES
 
+    @property
+    def evals_dir(self) -> Path:
+        """Every evaluation of this run, one folder each."""
+        return self.path / _EVALS
+
     def eval_dir(self, eval_id: str) -> Path:
-        """Results of one evaluation run by the server against this run."""
-        return self.path / _EVALS / eval_id
+        return self.evals_dir / eval_id
 
     def artifact_path(self, name: str) -> Path:
         return self.path / f"{name}.parquet"

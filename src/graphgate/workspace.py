@@ -315,7 +315,6 @@ class Workspace:
         from graphgate.evaluate.gold import IndexGoldContext
         from graphgate.evaluate.predicates import PredicateMatcher
         from graphgate.evaluate.run import check_graph, run_evaluation, write_summary
-        from graphgate.history import keep_evaluation
 
         chosen = parse_modes(modes)
         loaded = self.loaded()  # raises when there is no index, or on an embedding mismatch
@@ -349,8 +348,7 @@ class Workspace:
         outcome.summary["llm"] = spent.as_dict() if spent is not None else None
         outcome.summary["settings"] = self.settings.public_dump()
         outcome.summary["settings_sources"] = self.setting_sources
-        write_summary(outcome, loaded.run.eval_summary_path)
-        keep_evaluation(loaded.run, Path(out_dir), outcome.summary, outcome.records)
+        write_summary(outcome, loaded.run)
         return outcome
 
     def set_baseline(self, run_id: str) -> None:

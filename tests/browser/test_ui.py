@@ -13,7 +13,7 @@ from urllib.parse import quote
 import httpx
 
 from tests.browser.conftest import WRITE_TOKEN
-from tests.serving import running_server
+from tests.serving import running_server, wait_for_job
 
 QUESTION = "Who is Bob Cratchit's employer?"
 
@@ -231,12 +231,7 @@ def test_document_text_is_shown_as_text_never_run(page: Any, server: str) -> Non
     }
     headers = {"Authorization": f"Bearer {WRITE_TOKEN}"}
     job = httpx.post(f"{server}/documents", json=body, headers=headers).json()["job"]
-    for _ in range(600):
-        state = httpx.get(f"{server}/jobs/{job}").json()["state"]
-        if state not in {"queued", "running"}:
-            break
-        page.wait_for_timeout(200)
-    assert state == "done"
+    assert wait_for_job(server, job)["state"] == "done"
     _open(page, server, "/document?id=hostile.txt", {}, "document")
     assert page.text_content("main h1") == hostile
     assert hostile in page.text_content("pre.document")

@@ -4,7 +4,6 @@ password that never leaves the process, and a server that dies and comes back.""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from graphgate.errors import StoreUnavailableError
 from graphgate.explore import Explorer
 from graphgate.store.falkordb_client import FalkorDBServer
 from tests.falkordb_server import FalkorDBProcess
-from tests.serving import running_server, wait_until_up
+from tests.serving import running_server, wait_for_job, wait_until_up
 
 QUESTIONS = (
     "Who does Bob Cratchit work for?",
@@ -246,12 +245,7 @@ def test_serve_workers_share_the_server_and_follow_a_new_run(
         with ThreadPoolExecutor(8) as pool:
             codes = set(pool.map(lambda _: httpx.get(f"{base}/jobs/{job}").status_code, range(16)))
         assert codes == {200}
-        for _ in range(600):
-            state = httpx.get(f"{base}/jobs/{job}").json()["state"]
-            if state not in {"queued", "running"}:
-                break
-            time.sleep(0.2)
-        assert state == "done"
+        assert wait_for_job(base, job)["state"] == "done"
         assert job in {j["id"] for j in httpx.get(base + "/jobs").json()}
     finally:
         process.terminate()

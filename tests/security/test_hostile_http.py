@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from tests.conftest import write_fred_testset
-from tests.serving import mcp_call, running_server
+from tests.serving import mcp_call, running_server, wait_for_job
 
 WRITE, READ = "write-W", "read-R"
 AUTH = {"Authorization": f"Bearer {WRITE}"}
@@ -207,23 +207,13 @@ def test_jobs_leave_nothing_in_tmp_and_keep_eval_results_with_the_run(
             json={"testset": str(testset), "modes": ["vector", "vector"]},
             headers=AUTH,
         ).json()
-        result = _wait(client, job["poll"])
+        result = wait_for_job(base, job["job"])
         assert result["state"] == "done", result["error"]
         assert list(result["result"]["summary"]["modes"]) == ["vector"]
         assert "out_dir" not in result["result"]
         docs = {"documents": [{"id": "belle.txt", "text": "Belle Fairfax married Edward Hunt."}]}
         index_job = client.post("/documents", json=docs, headers=AUTH).json()
-        assert _wait(client, index_job["poll"])["state"] == "done"
+        assert wait_for_job(base, index_job["job"])["state"] == "done"
     run = ws / "runs" / result["result"]["run_id"]
     assert (run / "evals" / job["job"] / "summary.json").exists()
     assert set(glob.glob(pattern)) == before
-
-
-def _wait(client: httpx.Client, poll: str) -> dict[str, object]:
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        state: dict[str, object] = client.get(poll).json()
-        if state["state"] not in {"queued", "running"}:
-            return state
-        time.sleep(0.2)
-    raise AssertionError("job did not finish")

@@ -7,6 +7,9 @@ workspace that composes them (``Workspace.evaluate``), so any pipeline can be ev
 from __future__ import annotations
 
 import json
+import secrets
+import shutil
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +17,7 @@ from pathlib import Path
 from graphgate.config import EvalSettings
 from graphgate.errors import IndexMissingError, InputError
 from graphgate.evaluate.harness import (
+    RESULTS,
     SUMMARY,
     EvalHarness,
     EvidenceSource,
@@ -28,6 +32,7 @@ from graphgate.evaluate.testset import load_testset
 from graphgate.inputs import output_folder
 from graphgate.modes import GRAPH_MODES
 from graphgate.query.base import Retriever
+from graphgate.runs import Run
 
 
 @dataclass(frozen=True)
@@ -92,9 +97,19 @@ def run_evaluation(
     return EvalOutcome(out_dir, records, summary)
 
 
-def write_summary(outcome: EvalOutcome, *also: Path) -> str:
-    """summary.json in the evaluation folder (and at each path in ``also``)."""
+def write_summary(outcome: EvalOutcome, run: Run | None = None) -> str:
+    """summary.json in the evaluation folder; with ``run``, also as the run's latest evaluation
+    (the Gen gate reads it) and, unless it was written there, a copy of the whole evaluation
+    kept with the run (``evals/<id>``), so every evaluation of a run can be listed and opened."""
     text = json.dumps(outcome.summary, indent=2, sort_keys=True)
-    for path in (outcome.out_dir / SUMMARY, *also):
-        path.write_text(text)
+    (outcome.out_dir / SUMMARY).write_text(text)
+    if run is None:
+        return text
+    run.eval_summary_path.write_text(text)
+    if outcome.out_dir.resolve().parent != run.evals_dir.resolve():
+        eval_id = time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(3)
+        folder = run.eval_dir(eval_id)
+        folder.mkdir(parents=True)
+        shutil.copyfile(outcome.out_dir / RESULTS, folder / RESULTS)
+        (folder / SUMMARY).write_text(text)
     return text

@@ -42,29 +42,25 @@ def shipped_files() -> dict[str, Path]:
     return {
         path.relative_to(UI_DIR).as_posix(): path
         for path in sorted(UI_DIR.rglob("*"))
-        if path.is_file() and (path.suffix in _TYPES or path.name.endswith(".LICENSE"))
+        if path.is_file() and path.suffix in _TYPES
     }
 
 
-def _content_type(name: str) -> str:
-    suffix = ".LICENSE" if name.endswith(".LICENSE") else Path(name).suffix
-    return _TYPES[suffix]
-
-
-def versioned_page(files: dict[str, Path]) -> str:
+def versioned_page(contents: dict[str, bytes]) -> str:
     """index.html with every shipped file's URL carrying its content hash (``?v=``), so a
     browser keeps each file until it changes, and the server's modes as the page's settings."""
-    page = (UI_DIR / "index.html").read_text(encoding="utf-8")
+    page = contents["index.html"].decode("utf-8")
     page = page.replace("{{MODES}}", ",".join(QUERY_MODES))
-    for name, path in files.items():
-        version = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    for name, data in contents.items():
+        version = hashlib.sha256(data).hexdigest()[:12]
         page = page.replace(f'"/ui/{name}"', f'"/ui/{name}?v={version}"')
     return page
 
 
 def add_ui_routes(app: FastAPI) -> None:
-    files = shipped_files()
-    page = versioned_page(files)
+    # Read once: the files ship with the package and do not change while it runs.
+    contents = {name: path.read_bytes() for name, path in shipped_files().items()}
+    page = versioned_page(contents)
 
     @app.get("/", name="ui", include_in_schema=False)
     def index() -> Response:
@@ -73,14 +69,13 @@ def add_ui_routes(app: FastAPI) -> None:
 
     @app.get("/ui/{name:path}", name="ui", include_in_schema=False)
     def asset(name: str, v: str = "") -> Response:
-        version = v
-        path = files.get(name)
-        if path is None or name == "index.html":
+        data = contents.get(name)
+        if data is None or name == "index.html":
             raise HTTPException(404, "no such file in the web interface")
         # Asked for by the page with its content hash: the same URL is always the same bytes.
-        cache = "public, max-age=31536000, immutable" if version else "no-cache"
+        cache = "public, max-age=31536000, immutable" if v else "no-cache"
         return Response(
-            path.read_bytes(),
-            media_type=_content_type(name),
+            data,
+            media_type=_TYPES[Path(name).suffix],
             headers={**SECURITY_HEADERS, "cache-control": cache},
         )
