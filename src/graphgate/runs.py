@@ -141,7 +141,7 @@ class Run:
 
     def write_artifact(self, name: str, table: pa.Table) -> None:
         tmp = self.artifact_path(name).with_suffix(".parquet.tmp")
-        pq.write_table(table, tmp)
+        pq.write_table(table, tmp, use_dictionary=_text_columns(table))
         os.replace(tmp, self.artifact_path(name))
 
     def read_or_empty(self, name: str) -> pa.Table:
@@ -274,3 +274,16 @@ class RunRegistry:
 
 def finished_now() -> str:
     return _now()
+
+
+def _text_columns(table: pa.Table) -> list[str]:
+    """The columns worth dictionary-encoding: text repeats (ids, types, predicates), vectors and
+    numbers do not, and encoding them only costs time (half of writing a run's artifacts)."""
+
+    def text(kind: pa.DataType) -> bool:
+        return bool(
+            pa.types.is_string(kind)
+            or (pa.types.is_list(kind) and pa.types.is_string(kind.value_type))
+        )
+
+    return [f.name for f in table.schema if text(f.type)]

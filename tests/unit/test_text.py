@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from graphgate.text import (
     claims_of,
+    content_word_set,
     content_words,
     first_sentence,
     normalise_name,
@@ -50,3 +51,22 @@ def test_a_page_is_also_the_page_of_its_title_less_a_qualifier() -> None:
     assert page_keys("Annual report (2023) draft") == ["annual report 2023 draft"]  # not trailing
     assert page_keys("(film)") == ["film"]
     assert page_keys("") == []
+
+
+def test_content_word_set_is_the_set_of_content_words() -> None:
+    texts = [
+        "The companies' companies were founded by Companies House in 1999, and the 3 classes...",
+        "Scrooge and Marley are mentioned together 3 times.",
+        "",
+        "Ça va? Müller's cafés: the Glasses, the bosses, series",
+    ]
+    for text in texts:
+        assert content_word_set(text) == set(content_words(text))
+    assert content_word_set("the companies of classes") == {"company", "class"}
+
+
+def test_normalise_name_fast_path_for_ascii_agrees_with_decomposition() -> None:
+    # An ASCII name takes a shortcut; the decomposed form of the same letters must agree.
+    for ascii_name, accented in [("Cafe Muller", "Café Müller"), ("Jose's Co", "José's Co")]:
+        assert normalise_name(ascii_name) == normalise_name(accented)
+    assert normalise_name("The  Walt-Disney Company, Inc.") == "walt disney"

@@ -12,7 +12,7 @@ from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext
 from graphgate.index.summarize import MemberRelations, relation_sentence
 from graphgate.modes import DEFAULT_MODE
-from graphgate.text import claims_of, content_words
+from graphgate.text import claims_of, content_word_set
 from graphgate.types import CommunityReport, claims_from_json
 
 # Sibling groups larger than this are compared on their highest-rated reports only.
@@ -37,7 +37,7 @@ class SummaryGate:
     def measure(self, ctx: GateContext) -> GateResult:
         entities = {e.id: e for e in ctx.entities}
         communities = {c.id: c for c in ctx.communities}
-        chunk_words = {c.id: set(content_words(c.text)) for c in ctx.chunks}
+        chunk_words = {c.id: content_word_set(c.text) for c in ctx.chunks}
         relations = MemberRelations(ctx.relationships)
         entity_cov: list[float] = []
         relation_cov: list[float] = []
@@ -70,7 +70,7 @@ class SummaryGate:
                 )
             for m in members - described.keys():
                 if m in entities:
-                    described[m] = set(content_words(entities[m].description))
+                    described[m] = content_word_set(entities[m].description)
             sources = [described[m] for m in members if m in described]
             for r in internal:
                 if r.id not in stated:
@@ -80,13 +80,13 @@ class SummaryGate:
                         entities[r.target_id].name,
                         r.weight,
                     )
-                    stated[r.id] = set(content_words(sentence))
+                    stated[r.id] = content_word_set(sentence)
             sources += [stated[r.id] for r in internal]
             sources += [chunk_words[c] for c in report.chunk_ids if c in chunk_words]
             for claim in report_claims(report):
-                if not _supported(set(content_words(claim)), sources):
+                if not _supported(content_word_set(claim), sources):
                     hallucinated.append({"community": report.community_id, "claim": claim})
-            words_of[report.community_id] = set(content_words(report.summary))
+            words_of[report.community_id] = content_word_set(report.summary)
         metrics: dict[str, float | None] = {
             "reports": float(len(ctx.reports)),
             "entity_coverage": float(np.mean(entity_cov)) if entity_cov else None,

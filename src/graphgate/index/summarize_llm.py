@@ -13,7 +13,7 @@ from graphgate.config import CommunitySettings
 from graphgate.index.summarize import MemberRelations, relation_sentence
 from graphgate.llm.base import LLMError, Request
 from graphgate.llm.client import LLMClient
-from graphgate.text import claims_of, content_words, squash, terminated
+from graphgate.text import claims_of, content_word_set, squash, terminated
 from graphgate.types import (
     Chunk,
     Claim,
@@ -61,7 +61,7 @@ class LlmCommunitySummarizer:
         chunks: Sequence[Chunk],
     ) -> list[CommunityReport]:
         by_id = {e.id: e for e in entities}
-        words = {c.id: set(content_words(c.text)) for c in chunks}
+        words = {c.id: content_word_set(c.text) for c in chunks}
         relations = MemberRelations(relationships)
         todo = [c for c in communities if c.size >= self.settings.min_report_size]
         reports = self.client.parallel(lambda c: self._one(c, by_id, relations, words), todo)
@@ -98,7 +98,7 @@ class LlmCommunitySummarizer:
         claims: list[Claim] = []
         for sentence in claims_of(squash(summary)):
             text = terminated(sentence)
-            claim_words = set(content_words(text))
+            claim_words = content_word_set(text)
             best = max(
                 chunk_ids, key=lambda c: (len(claim_words & words.get(c, set())), c), default=None
             )

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from graphgate.dates import TimeSpan
 from graphgate.query.base import Answer, Citation, RetrievalResult
 from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
-from graphgate.text import content_words, sentence_spans
+from graphgate.text import content_word_set, sentence_spans
 from graphgate.types import COOCCURS
 
 
@@ -66,12 +66,12 @@ class ExtractiveAnswerer:
         if answered_by_rows(result):
             return rows_answer(result, run_id)
         sentences = self._sentences(result)
-        question_words = set(content_words(result.question))
-        frequency = Counter(w for s in sentences for w in set(content_words(s.text)))
+        question_words = content_word_set(result.question)
+        frequency = Counter(w for s in sentences for w in content_word_set(s.text))
         entity_names = [e.name.lower() for e in result.entities[:10]]
         scored: list[tuple[float, int, _Sentence]] = []
         for i, s in enumerate(sentences):
-            words = set(content_words(s.text))
+            words = content_word_set(s.text)
             overlap = sum(1.0 / math.log(2 + frequency[w]) for w in words & question_words)
             mentions = sum(1 for name in entity_names if name and name in s.text.lower())
             score = overlap + 0.3 * min(mentions, 3) + 0.5 / (1 + s.chunk_rank)
@@ -141,7 +141,7 @@ class ExtractiveAnswerer:
         said: list[set[str]] = []
         for point, community in scored:
             chunk = chunks.get(point.chunk_id or "")
-            words = set(content_words(point.text))
+            words = content_word_set(point.text)
             # Points that say nearly the same thing (overlapping source sentences) count once.
             repeated = any(len(words & w) >= 0.8 * min(len(words), len(w)) for w in said)
             if chunk is None or repeated or not words:

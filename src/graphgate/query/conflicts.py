@@ -10,7 +10,7 @@ from graphgate.query.base import ConflictSide, RetrievalResult, RetrievedConflic
 from graphgate.query.temporal import TemporalRetriever
 from graphgate.query.vector import chunk_hit
 from graphgate.store.base import GraphStore
-from graphgate.text import content_words
+from graphgate.text import content_word_set
 from graphgate.types import Conflict
 
 # Words by which a question asks about an attribute (a relation is asked about by the words
@@ -24,7 +24,7 @@ _ASKED_BY = {
 
 
 def asked_about(conflict: Conflict, question_words: set[str]) -> bool:
-    words = _ASKED_BY.get(conflict.about) or set(content_words(conflict.about.replace("_", " ")))
+    words = _ASKED_BY.get(conflict.about) or content_word_set(conflict.about.replace("_", " "))
     return not words.isdisjoint(question_words)
 
 
@@ -36,7 +36,7 @@ def surface_conflicts(result: RetrievalResult, store: GraphStore) -> RetrievalRe
         return result
     entities = {e.id for e in result.entities}
     chunk_ids = {c.id for c in result.chunks}
-    words = set(content_words(result.question))
+    words = content_word_set(result.question)
     found: list[RetrievedConflict] = []
     chunks = list(result.chunks)
     for c in conflicts:

@@ -18,7 +18,7 @@ from graphgate.query.base import CommunityPoint, RetrievalResult, RetrievedCommu
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.vector import chunk_hit, retrieved_entity
 from graphgate.store.base import GraphStore
-from graphgate.text import content_words
+from graphgate.text import content_word_set
 from graphgate.types import CommunityReport, claims_from_json
 
 # Map step weights, set by hand on the GraphRAG-Bench slice (README, Measured): keyword matches
@@ -73,13 +73,13 @@ class GlobalRetriever:
         level = choose_level(store.reports(), s.global_budget, s.global_level)
         relevance = self._relevance(question, vector, level)
         ranked = sorted(relevance.items(), key=lambda kv: (-kv[1], kv[0]))[: s.global_communities]
-        words = set(content_words(question))
+        words = content_word_set(question)
         communities: list[RetrievedCommunity] = []
         for cid, score in ranked:
             report = store.report(cid)
             points = []
             for order, claim in enumerate(claims_from_json(report.claims_json)):
-                overlap = len(words & set(content_words(claim.text)))
+                overlap = len(words & content_word_set(claim.text))
                 points.append(
                     CommunityPoint(
                         claim.text,
