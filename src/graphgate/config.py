@@ -418,6 +418,10 @@ class GateSettings(Section):
     # Overrides by "gate.metric"; every metric not named here keeps its default rule.
     rules: dict[str, GateRule] = Field(default_factory=dict)
     run_on_index: bool = True
+    # From this many chunks (0: always) a run's gates are judged in a second process while its
+    # graph store is written, on a machine with more than one core; below it, the worker's
+    # start-up (about 2 s of CPU) would cost more than the overlap saves.
+    background_from_chunks: int = Field(300, ge=0)
     # Allowed subject/object entity types per predicate, for IE QA's type-consistency check.
     ie_schema: dict[str, dict[str, list[str]]] = Field(default_factory=dict)
     samples: int = Field(5, ge=0)

@@ -18,9 +18,10 @@ from graphgate.evaluate.judge import DeterministicJudge, Judge
 from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.records import EvalRecord
 from graphgate.evaluate.run import EvalOutcome
+from graphgate.gates import runner as gating
+from graphgate.gates.background import BackgroundGates
 from graphgate.gates.context import read_gold_triples, write_gold_triples
-from graphgate.gates.runner import GatesReport, run_gates, set_baseline
-from graphgate.gates.runner import baseline_id as stored_baseline
+from graphgate.gates.runner import GatesReport
 from graphgate.index.cache import ContentCache
 from graphgate.index.communities import level_sizes
 from graphgate.index.extract_base import Extractor
@@ -259,18 +260,26 @@ class Workspace:
             self.content_cache(),
             not full,
         )
+        background = BackgroundGates.for_run(self.runs, run, self.settings)
+        ctx.before_stage = background.before_stage if background else None
         try:
             report = execute(PIPELINES[pipeline], ctx)
+            self.runs.set_current(run)
+            self._close_loaded()
+            drop_old_graphs(self.runs, self.settings.store)
+            judged = background.result() if background else None
         except ExtractionFailedError:
             if self.settings.gates.run_on_index:
                 # The failed run's verdict, for `graphgate runs`; never in place of the error.
                 with contextlib.suppress(Exception):
                     self.gates(run.run_id)
             raise
-        self.runs.set_current(run)
-        self._close_loaded()
-        drop_old_graphs(self.runs, self.settings.store)
-        if self.settings.gates.run_on_index:
+        finally:
+            if background:
+                background.close()
+        if judged is not None:
+            gating.store_gates(run, judged)
+        elif self.settings.gates.run_on_index:
             self.gates(run.run_id)
         if self.settings.runs.keep is not None:
             self.prune_runs()
@@ -288,17 +297,11 @@ class Workspace:
                 if state == RUNNING
                 else "re-index; `graphgate runs prune` removes interrupted runs",
             )
-        chosen = baseline_id or stored_baseline(self.runs)
-        baseline = self.runs.get(chosen) if chosen else None
-        if baseline is not None and self.runs.state(baseline) != COMPLETE:
-            raise RunStateError(
-                f"baseline run {baseline.run_id} is {self.runs.state(baseline)}, not complete",
-                "set a complete run with `graphgate gates baseline set RUN`",
-            )
+        baseline = gating.chosen_baseline(self.runs, baseline_id)
         matcher = PredicateMatcher(
             self.settings.extract.spacy_model, self.settings.eval.predicate_synonyms
         )  # loads spaCy only if the run has gold triples to compare with
-        return run_gates(self.runs, run, self.settings.gates, baseline, matcher)
+        return gating.run_gates(self.runs, run, self.settings.gates, baseline, matcher)
 
     # -- evaluation ----------------------------------------------------------------------------
     def evaluate(
@@ -358,11 +361,11 @@ class Workspace:
                 f"run {run_id} is {state}: only a complete run can be the baseline",
                 "pick a complete run from `graphgate runs`",
             )
-        set_baseline(self.runs, run_id)
+        gating.set_baseline(self.runs, run_id)
 
     def prune_runs(self) -> list[str]:
         """Remove interrupted and failed runs and complete ones beyond ``runs.keep``."""
-        protected = {r for r in (self.runs.current_id(), stored_baseline(self.runs)) if r}
+        protected = {r for r in (self.runs.current_id(), gating.baseline_id(self.runs)) if r}
         graphs = {r.run_id: run_store(r).get("graph") for r in self.runs.list()}
         removed = self.runs.prune(self.settings.runs.keep, protected)
         # Their manifests went with their folders; the server graphs they named go too.

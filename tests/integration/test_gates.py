@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -206,3 +207,51 @@ def test_cli_gates_baseline_runs_and_exit_codes(healthy: Any, tmp_path: Path) ->
     run.write_artifact("chunks", table.set_column(3, "text", pa.array(texts)))
     failed = runner.invoke(app, ["gates", "-w", str(ws.path)])
     assert failed.exit_code == 1 and "FAIL" in failed.stdout
+
+
+def test_gates_judged_in_the_background_equal_gates_judged_after(
+    small_workspace_path: Path,
+    small_corpus: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A second process judges the gates while the store is written: the stored verdict is
+    the one judging the finished run gives, and the worker is gone when the index returns."""
+    import multiprocessing
+
+    ws_path = tmp_path / "ws"
+    shutil.copytree(small_workspace_path, ws_path)
+    with Workspace(ws_path) as ws:
+        first = ws.runs.current().run_id
+        ws.set_baseline(first)
+    extra = small_corpus / "extra.txt"
+    extra.write_text("Ada Lovelace worked with Charles Babbage in London.", encoding="utf-8")
+    judge_after = Workspace.gates
+
+    def not_here(self: Workspace, *args: Any) -> GatesReport:
+        raise AssertionError("the gates should have been judged in the background")
+
+    with Workspace(ws_path, gates={"background_from_chunks": 0}) as ws:
+        monkeypatch.setattr(Workspace, "gates", not_here)
+        report = ws.index(small_corpus)
+        monkeypatch.setattr(Workspace, "gates", judge_after)
+        stored = json.loads(ws.runs.get(report.run_id).gates_path.read_text())
+        assert not multiprocessing.active_children()
+        again = ws.gates(report.run_id).as_dict()
+    assert stored["baseline_id"] == first and stored["verdict"] == again["verdict"]
+    assert [g["metrics"] for g in stored["gates"]] == [g["metrics"] for g in again["gates"]]
+    assert [g["verdicts"] for g in stored["gates"]] == [g["verdicts"] for g in again["gates"]]
+
+
+def test_small_runs_judge_their_gates_afterwards(small_workspace_path: Path) -> None:
+    from graphgate.gates.background import BackgroundGates
+
+    with Workspace(small_workspace_path) as ws:
+        run = ws.runs.current()
+        rows = run.artifact_rows("chunks")
+        assert rows == run.read_artifact("chunks").num_rows
+        big = ws.settings.model_copy(deep=True)
+        big.gates.background_from_chunks = rows + 1
+        assert not BackgroundGates(ws.runs, run, big, None).wanted()
+        big.gates.background_from_chunks = rows
+        assert BackgroundGates(ws.runs, run, big, None).wanted()

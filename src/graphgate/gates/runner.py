@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphgate.config import GateSettings
+from graphgate.errors import RunStateError
 from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.gates.base import FAIL, ORDER, PASS, UNMEASURED, WARN, Gate, GateResult, apply_rules
 from graphgate.gates.community import CommunityGate, HierarchyGate
@@ -16,7 +17,7 @@ from graphgate.gates.data_chunk import ChunkGate, DataGate
 from graphgate.gates.graph import GraphGate
 from graphgate.gates.ie import IEGate
 from graphgate.gates.summary_gen import GenGate, SummaryGate
-from graphgate.runs import Run, RunRegistry
+from graphgate.runs import COMPLETE, Run, RunRegistry
 
 
 def all_gates() -> list[Gate]:
@@ -100,6 +101,18 @@ def baseline_id(registry: RunRegistry) -> str | None:
     return path.read_text().strip() or None if path.exists() else None
 
 
+def chosen_baseline(registry: RunRegistry, wanted: str | None = None) -> Run | None:
+    """The run ``wanted``, else the set baseline, else none; a baseline must be complete."""
+    chosen = wanted or baseline_id(registry)
+    baseline = registry.get(chosen) if chosen else None
+    if baseline is not None and registry.state(baseline) != COMPLETE:
+        raise RunStateError(
+            f"baseline run {baseline.run_id} is {registry.state(baseline)}, not complete",
+            "set a complete run with `graphgate gates baseline set RUN`",
+        )
+    return baseline
+
+
 def set_baseline(registry: RunRegistry, run_id: str) -> None:
     run = registry.get(run_id)
     tmp = registry.baseline_path.with_suffix(".tmp")
@@ -114,24 +127,36 @@ def run_gates(
     baseline: Run | None = None,
     predicates: PredicateMatcher | None = None,
 ) -> GatesReport:
-    """Gates for ``run``; the baseline's metrics come from its stored results (computed and
-    stored first when it has none), so two runs compare without recomputing the baseline."""
+    """Gates for ``run``, stored with it (:func:`judge_run`, then :func:`store_gates`)."""
+    report = judge_run(registry, run, settings, baseline, predicates)
+    store_gates(run, report)
+    return report
+
+
+def judge_run(
+    registry: RunRegistry,
+    run: Run,
+    settings: GateSettings,
+    baseline: Run | None = None,
+    predicates: PredicateMatcher | None = None,
+) -> GatesReport:
+    """Gates for ``run``, not stored; the baseline's metrics come from its stored results
+    (computed and stored first when it has none), so two runs compare without recomputing the
+    baseline."""
     previous: dict[str, dict[str, Any]] | None = None
     if baseline is not None and baseline.run_id != run.run_id:
         stored = stored_gates(baseline)
         if stored is None:
             own = evaluate_gates(load_context(baseline, settings, None, predicates), settings)
-            _store(baseline, own)
+            store_gates(baseline, own)
             stored = own.as_dict()
         previous = {g["gate"]: g["metrics"] for g in stored["gates"]}
     else:
         baseline = None
-    report = evaluate_gates(load_context(run, settings, baseline, predicates), settings, previous)
-    _store(run, report)
-    return report
+    return evaluate_gates(load_context(run, settings, baseline, predicates), settings, previous)
 
 
-def _store(run: Run, report: GatesReport) -> None:
+def store_gates(run: Run, report: GatesReport) -> None:
     tmp = run.gates_path.with_suffix(".tmp")
     tmp.write_text(json.dumps(report.as_dict(), indent=2, sort_keys=True, default=str))
     os.replace(tmp, run.gates_path)

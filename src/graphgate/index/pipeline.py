@@ -43,6 +43,8 @@ class IndexContext:
     # Content caches (embeddings, offline extraction); reuse=False recomputes (and refreshes).
     cache: ContentCache | None = None
     reuse: bool = True
+    # Told each stage's name before it runs (work that overlaps the stages starts from it).
+    before_stage: Callable[[str], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,8 @@ class Pipeline:
         for stage in self.stages:
             if only is not None and stage.name not in only:
                 continue
+            if ctx.before_stage is not None:
+                ctx.before_stage(stage.name)
             inputs = {name: self._input(ctx.run, tables, name, False) for name in stage.inputs}
             inputs |= {n: self._input(ctx.run, tables, n, True) for n in stage.optional_inputs}
             started = time.perf_counter()

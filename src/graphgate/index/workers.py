@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from multiprocessing.pool import AsyncResult, Pool
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -69,3 +70,32 @@ def ordered_map(
         processes, initializer=_start_worker, initargs=(os.getpid(), setup, setup_args)
     ) as pool:
         yield from pool.imap(fn, items)
+
+
+class BackgroundProcess:
+    """One spawned worker for work that overlaps the caller's own: started ahead of need (its
+    imports take seconds), tied to the caller's life like the parsers above, ended by
+    :meth:`close`."""
+
+    def __init__(self, setup: Callable[..., None] | None = None) -> None:
+        self.setup = setup
+        self._pool: Pool | None = None
+
+    def start(self) -> None:
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = context.Pool(
+                1, initializer=_start_worker, initargs=(os.getpid(), self.setup, ())
+            )
+
+    def submit(self, fn: Callable[..., R], *args: Any) -> AsyncResult[R]:
+        """``fn(*args)`` in the worker; ``fn`` is a module-level function."""
+        self.start()
+        assert self._pool is not None
+        return self._pool.apply_async(fn, args)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None

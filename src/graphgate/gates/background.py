@@ -1,0 +1,103 @@
+"""A run's gates judged in a second process while its graph store is written.
+
+On a large corpus both take seconds and neither needs the other: the gates read the run's
+artifacts, every one written before the graph stage, and the store is written from the same
+tables. With a second core the gates then cost an index or an update little more than the
+store already does. The worker starts when resolution begins, so its imports overlap the
+stages before the store; small runs (``gates.background_from_chunks``) judge their gates
+afterwards, as before.
+"""
+
+from __future__ import annotations
+
+import os
+from multiprocessing.pool import AsyncResult
+from pathlib import Path
+
+from graphgate.config import GateSettings, Settings
+from graphgate.errors import RunStateError
+from graphgate.evaluate.predicates import PredicateMatcher
+from graphgate.gates.runner import GatesReport, chosen_baseline, judge_run
+from graphgate.index.workers import BackgroundProcess
+from graphgate.runs import Run, RunRegistry
+
+START_AT = "resolve"  # the first stage after the embedders, which use every core
+JUDGE_AT = "graph"
+
+
+def _warm() -> None:
+    """The worker's slow imports, done while the run's first stages run."""
+    import igraph  # noqa: F401
+    import sklearn.metrics  # noqa: F401
+
+    import graphgate.gates.runner  # noqa: F401
+
+
+def _judge(
+    workspace: str,
+    run_id: str,
+    baseline_id: str | None,
+    settings: GateSettings,
+    spacy_model: str,
+    synonyms: dict[str, str],
+) -> GatesReport:
+    registry = RunRegistry(Path(workspace))
+    baseline = registry.get(baseline_id) if baseline_id else None
+    matcher = PredicateMatcher(spacy_model, synonyms)
+    return judge_run(registry, registry.get(run_id), settings, baseline, matcher)
+
+
+class BackgroundGates:
+    """Told each stage as it starts (``IndexContext.before_stage``); :meth:`result` is the
+    judged report, or None when the run was too small (the caller judges it then)."""
+
+    def __init__(
+        self, registry: RunRegistry, run: Run, settings: Settings, baseline: Run | None
+    ) -> None:
+        self.registry = registry
+        self.run = run
+        self.settings = settings
+        self.baseline = baseline
+        self._worker = BackgroundProcess(_warm)
+        self._started = False
+        self._pending: AsyncResult[GatesReport] | None = None
+
+    @classmethod
+    def for_run(cls, registry: RunRegistry, run: Run, settings: Settings) -> BackgroundGates | None:
+        """None when gates do not run on index, or the set baseline cannot be judged against
+        (the gates judged afterwards report that)."""
+        if not settings.gates.run_on_index:
+            return None
+        try:
+            baseline = chosen_baseline(registry)
+        except RunStateError:
+            return None
+        return cls(registry, run, settings, baseline)
+
+    def wanted(self) -> bool:
+        """More than one core, and a run as large as ``gates.background_from_chunks``."""
+        if (os.cpu_count() or 1) < 2 or not self.run.has_artifact("chunks"):
+            return False
+        rows = self.run.artifact_rows("chunks")
+        return rows >= self.settings.gates.background_from_chunks
+
+    def before_stage(self, name: str) -> None:
+        if name == START_AT and self.wanted():
+            self._worker.start()
+            self._started = True
+        elif name == JUDGE_AT and self._started:
+            self._pending = self._worker.submit(
+                _judge,
+                str(self.registry.workspace),
+                self.run.run_id,
+                self.baseline.run_id if self.baseline is not None else None,
+                self.settings.gates,
+                self.settings.extract.spacy_model,
+                dict(self.settings.eval.predicate_synonyms),
+            )
+
+    def result(self) -> GatesReport | None:
+        return self._pending.get() if self._pending is not None else None
+
+    def close(self) -> None:
+        self._worker.close()
