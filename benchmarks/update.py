@@ -11,7 +11,8 @@
    questions in every mode and count citations of the deleted documents (must be 0), and
    compare the graph's counts with a full index of the corpus without them.
 
-Printed: each step's seconds and its share of the full index, the stages' reused counts, and
+Printed: each step's seconds and its share of the full index, when its run began answering
+(the pipeline's own time; gates and upkeep follow), the stages' reused counts, and
 whether the synced run's entities, edges and communities equal the full index's. With
 ``--backend falkordb`` every run is written to a FalkorDB server started from the wheel (an
 update copies its parent's graph and writes the difference).
@@ -111,10 +112,15 @@ def _measure(args: argparse.Namespace, out: Path, store: dict[str, Any]) -> None
         results.append(("add it back", seconds, report))
         if args.testset is not None:
             gone_check = _delete_gold(ws, args.testset, rows, out)
-    print("| step | seconds | share of full index | stages |")
-    print("|---|---|---|---|")
+    # "answers after": the pipeline's time, when the new run becomes current and is queried;
+    # the rest of "seconds" is its gates (judged alongside the store on a large run) and upkeep.
+    print("| step | seconds | share of full index | answers after | stages |")
+    print("|---|---|---|---|---|")
     for step, seconds, report in results:
-        print(f"| {step} | {seconds:.2f} | {seconds / full_s:.1%} | {_stages(report)} |")
+        print(
+            f"| {step} | {seconds:.2f} | {seconds / full_s:.1%} | {report.seconds:.2f} | "
+            f"{_stages(report)} |"
+        )
     print(f"\nsynced run equals the full index: {same}")
     if args.testset is not None:
         print(gone_check)

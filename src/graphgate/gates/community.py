@@ -9,7 +9,8 @@ from typing import Any
 
 from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext
-from graphgate.index.communities import leaf_partition
+from graphgate.index.communities import leaf_partition, relationship_edges
+from graphgate.index.communities import stability as seed_stability
 
 
 def null_model_modularity(degrees: list[int], seed: int) -> float | None:
@@ -36,7 +37,7 @@ class CommunityGate:
     name = "community"
 
     def measure(self, ctx: GateContext) -> GateResult:
-        stability: dict[str, Any] = ctx.stability or {}
+        stability: dict[str, Any] = ctx.stability or self._stability(ctx) or {}
         index = {e.id: i for i, e in enumerate(ctx.entities)}
         degrees = [0] * len(index)
         for r in ctx.relationships:
@@ -56,11 +57,24 @@ class CommunityGate:
         return GateResult(self.name, metrics, details)
 
     @staticmethod
-    def _ari_vs_baseline(ctx: GateContext) -> float | None:
-        from sklearn.metrics import adjusted_rand_score
+    def _stability(ctx: GateContext) -> dict[str, Any] | None:
+        """Leiden rerun under ``stability_seeds`` seeds with the run's own settings, compared
+        with the run's partition (the same inputs the communities stage detected it from)."""
+        if not ctx.communities or ctx.community_settings is None:
+            return None
+        # Every entity of a run is in its partition; a context assembled otherwise (a test's,
+        # a hand-edited run's) is measured on the entities the partition places.
+        placed = {m for c in ctx.communities for m in c.members}
+        ids = [e.id for e in ctx.entities if e.id in placed]
+        edges = [e for e in relationship_edges(ctx.relationships) if {e[0], e[1]} <= placed]
+        return seed_stability(ids, edges, ctx.community_settings, ctx.seed, ctx.communities)
 
+    @staticmethod
+    def _ari_vs_baseline(ctx: GateContext) -> float | None:
         if ctx.baseline is None or not ctx.baseline.communities or not ctx.communities:
             return None
+        from sklearn.metrics import adjusted_rand_score
+
         now, before = leaf_partition(ctx.communities), leaf_partition(ctx.baseline.communities)
         common = sorted(set(now) & set(before))
         if len(common) < 2:

@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graphgate.config import GateSettings
+from pydantic import ValidationError
+
+from graphgate.config import CommunitySettings, GateSettings
 from graphgate.errors import InputError
 from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.records import EvalSummary, parse_summary
@@ -35,7 +37,11 @@ class GateContext:
     relationships: list[Relationship] = field(default_factory=list)
     communities: list[Community] = field(default_factory=list)
     reports: list[CommunityReport] = field(default_factory=list)
+    # Across seeds (index/communities.py ``stability``): recorded by runs indexed before the
+    # gate measured it, else measured by the gate with the run's own community settings.
     stability: dict[str, Any] | None = None
+    community_settings: CommunitySettings | None = None
+    seed: int = 0
     gold_triples: list[Triple] | None = None
     eval_summary: EvalSummary | None = None
     baseline: GateContext | None = None
@@ -88,6 +94,14 @@ def _table(run: Run, name: str, cls: type[Any]) -> list[Any]:
     return from_table(run.read_or_empty(name), cls)
 
 
+def _community_settings(recorded: Any) -> CommunitySettings | None:
+    """The settings a run's communities were detected with, as its manifest records them."""
+    try:
+        return CommunitySettings.model_validate(recorded) if isinstance(recorded, dict) else None
+    except ValidationError:  # recorded by a version with other keys: not re-measurable
+        return None
+
+
 def load_context(
     run: Run,
     settings: GateSettings,
@@ -108,6 +122,7 @@ def load_context(
         None,
     )
     gold = read_gold_triples(run.gold_triples_path) if run.gold_triples_path.exists() else None
+    recorded = manifest.get("settings", {}).get("communities")
     summary_path = run.eval_summary_path
     ctx = GateContext(
         settings=settings,
@@ -119,6 +134,8 @@ def load_context(
         reports=_table(run, "community_reports", CommunityReport),
         conflicts=_table(run, "conflicts", Conflict),
         stability=stability,
+        community_settings=_community_settings(recorded),
+        seed=int(manifest.get("seed", 0)),
         gold_triples=gold,
         eval_summary=parse_summary(summary_path.read_text(), str(summary_path))
         if summary_path.exists()

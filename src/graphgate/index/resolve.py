@@ -138,13 +138,12 @@ class EntityResolver:
         for key in groups:
             for token in key.split():
                 by_token[token].add(key)
+        kind = {key: group.type for key, group in groups.items()}  # a property that sorts
         candidates: dict[str, list[str]] = {}
-        for key, group in groups.items():
+        for key in groups:
             tokens = key.split()
             pool = set.intersection(*(by_token[t] for t in tokens)) - {key}
-            supersets = sorted(
-                k for k in pool if groups[k].type == group.type and len(k) > len(key)
-            )
+            supersets = sorted(k for k in pool if kind[k] == kind[key] and len(k) > len(key))
             # Only the longest forms are targets, so "Scrooge" chooses among full names.
             supersets = [k for k in supersets if not any(k != o and k in o for o in supersets)]
             if supersets:
