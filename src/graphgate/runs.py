@@ -26,6 +26,7 @@ CURRENT = "CURRENT"
 BASELINE = "BASELINE"
 _STORE = "store"
 _GATES = "gates.json"
+_STABILITY = "stability.json"
 _EVAL_SUMMARY = "eval_summary.json"
 _GOLD_TRIPLES = "gold_triples.jsonl"
 _EVALS = "evals"
@@ -114,6 +115,11 @@ class Run:
     def gates_path(self) -> Path:
         """The gates' last verdicts on this run."""
         return self.path / _GATES
+
+    @property
+    def stability_path(self) -> Path:
+        """The partition's stability across seeds, when measured ahead of the gates."""
+        return self.path / _STABILITY
 
     @property
     def eval_summary_path(self) -> Path:

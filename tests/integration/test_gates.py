@@ -15,7 +15,7 @@ from graphgate import Workspace
 from graphgate.cli import build_app
 from graphgate.config import CommunitySettings
 from graphgate.gates.base import FAIL, PASS, WARN
-from graphgate.gates.context import GateContext, load_context
+from graphgate.gates.context import GateContext, load_context, read_stability, write_stability
 from graphgate.gates.runner import GatesReport, evaluate_gates
 from graphgate.index.communities import detect, relationship_edges
 from graphgate.types import CommunityReport, Relationship
@@ -235,8 +235,11 @@ def test_gates_judged_in_the_background_equal_gates_judged_after(
         monkeypatch.setattr(Workspace, "gates", not_here)
         report = ws.index(small_corpus)
         monkeypatch.setattr(Workspace, "gates", judge_after)
-        stored = json.loads(ws.runs.get(report.run_id).gates_path.read_text())
+        run = ws.runs.get(report.run_id)
+        stored = json.loads(run.gates_path.read_text())
         assert not multiprocessing.active_children()
+        assert read_stability(run) is not None  # measured ahead, while the reports were written
+        run.stability_path.unlink()  # judged again from scratch below
         again = ws.gates(report.run_id).as_dict()
     assert stored["baseline_id"] == first and stored["verdict"] == again["verdict"]
     assert [g["metrics"] for g in stored["gates"]] == [g["metrics"] for g in again["gates"]]
@@ -255,3 +258,17 @@ def test_small_runs_judge_their_gates_afterwards(small_workspace_path: Path) -> 
         assert not BackgroundGates(ws.runs, run, big, None).wanted()
         big.gates.background_from_chunks = rows
         assert BackgroundGates(ws.runs, run, big, None).wanted()
+
+
+def test_stability_measured_ahead_is_read_only_for_the_artifacts_it_measured(
+    small_workspace_path: Path, tmp_path: Path
+) -> None:
+    ws_path = tmp_path / "ws"
+    shutil.copytree(small_workspace_path, ws_path)
+    with Workspace(ws_path) as ws:
+        run = ws.runs.current()
+        write_stability(run, {"ari": {"min": 0.5, "mean": 0.5}})
+        assert read_stability(run) == {"ari": {"min": 0.5, "mean": 0.5}}
+        communities = run.read_artifact("communities")
+        run.write_artifact("communities", communities.slice(0, communities.num_rows - 1))
+        assert read_stability(run) is None  # a re-run stage: measured again by the gate

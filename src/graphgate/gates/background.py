@@ -4,8 +4,9 @@ On a large corpus both take seconds and neither needs the other: the gates read 
 artifacts, every one written before the graph stage, and the store is written from the same
 tables. With a second core the gates then cost an index or an update little more than the
 store already does. The worker starts when resolution begins, so its imports overlap the
-stages before the store; small runs (``gates.background_from_chunks``) judge their gates
-afterwards, as before.
+stages before the store, and measures the partition's stability across seeds (the community
+gate's slowest part) as soon as the partition is written; small runs
+(``gates.background_from_chunks``) judge their gates afterwards, as before.
 """
 
 from __future__ import annotations
@@ -14,14 +15,18 @@ import os
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
-from graphgate.config import GateSettings, Settings
+from graphgate.config import CommunitySettings, GateSettings, Settings
 from graphgate.errors import RunStateError
 from graphgate.evaluate.predicates import PredicateMatcher
+from graphgate.gates.community import measure_stability
+from graphgate.gates.context import write_stability
 from graphgate.gates.runner import GatesReport, chosen_baseline, judge_run
 from graphgate.index.workers import BackgroundProcess
 from graphgate.runs import Run, RunRegistry
+from graphgate.types import Community, Entity, Relationship, from_table
 
 START_AT = "resolve"  # the first stage after the embedders, which use every core
+STABILITY_AT = "summarize"  # the partition is written: its stability across seeds is measured
 JUDGE_AT = "graph"
 
 
@@ -31,6 +36,18 @@ def _warm() -> None:
     import sklearn.metrics  # noqa: F401
 
     import graphgate.gates.runner  # noqa: F401
+
+
+def _measure_stability(workspace: str, run_id: str, settings: CommunitySettings, seed: int) -> None:
+    run = RunRegistry(Path(workspace)).get(run_id)
+    stability = measure_stability(
+        from_table(run.read_artifact("entities"), Entity),
+        from_table(run.read_artifact("relationships"), Relationship),
+        from_table(run.read_artifact("communities"), Community),
+        settings,
+        seed,
+    )
+    write_stability(run, stability)
 
 
 def _judge(
@@ -85,6 +102,15 @@ class BackgroundGates:
         if name == START_AT and self.wanted():
             self._worker.start()
             self._started = True
+        elif name == STABILITY_AT and self._started and self.run.has_artifact("communities"):
+            # Ahead of the gates, while the reports are written; the gates read it back.
+            self._worker.submit(
+                _measure_stability,
+                str(self.registry.workspace),
+                self.run.run_id,
+                self.settings.communities,
+                self.settings.seed,
+            )
         elif name == JUDGE_AT and self._started:
             self._pending = self._worker.submit(
                 _judge,

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
+from graphgate.config import CommunitySettings
 from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext
 from graphgate.index.communities import leaf_partition, relationship_edges
 from graphgate.index.communities import stability as seed_stability
+from graphgate.types import Community, Entity, Relationship
 
 
 def null_model_modularity(degrees: list[int], seed: int) -> float | None:
@@ -31,6 +34,23 @@ def null_model_modularity(degrees: list[int], seed: int) -> float | None:
         return float(graph.modularity(graph.community_multilevel().membership))
     finally:
         ig.set_random_number_generator(previous or random)
+
+
+def measure_stability(
+    entities: Sequence[Entity],
+    relationships: Sequence[Relationship],
+    communities: Sequence[Community],
+    settings: CommunitySettings,
+    seed: int,
+) -> dict[str, Any]:
+    """Leiden rerun under ``stability_seeds`` seeds with the run's own settings, compared with
+    the run's partition (the inputs the communities stage detected it from). Every entity of a
+    run is in its partition; a context assembled otherwise (a test's, a hand-edited run's) is
+    measured on the entities the partition places."""
+    placed = {m for c in communities for m in c.members}
+    ids = [e.id for e in entities if e.id in placed]
+    edges = [e for e in relationship_edges(relationships) if {e[0], e[1]} <= placed]
+    return seed_stability(ids, edges, settings, seed, communities)
 
 
 class CommunityGate:
@@ -58,16 +78,11 @@ class CommunityGate:
 
     @staticmethod
     def _stability(ctx: GateContext) -> dict[str, Any] | None:
-        """Leiden rerun under ``stability_seeds`` seeds with the run's own settings, compared
-        with the run's partition (the same inputs the communities stage detected it from)."""
         if not ctx.communities or ctx.community_settings is None:
             return None
-        # Every entity of a run is in its partition; a context assembled otherwise (a test's,
-        # a hand-edited run's) is measured on the entities the partition places.
-        placed = {m for c in ctx.communities for m in c.members}
-        ids = [e.id for e in ctx.entities if e.id in placed]
-        edges = [e for e in relationship_edges(ctx.relationships) if {e[0], e[1]} <= placed]
-        return seed_stability(ids, edges, ctx.community_settings, ctx.seed, ctx.communities)
+        return measure_stability(
+            ctx.entities, ctx.relationships, ctx.communities, ctx.community_settings, ctx.seed
+        )
 
     @staticmethod
     def _ari_vs_baseline(ctx: GateContext) -> float | None:

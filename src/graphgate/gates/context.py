@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,6 +96,36 @@ def _table(run: Run, name: str, cls: type[Any]) -> list[Any]:
     return from_table(run.read_or_empty(name), cls)
 
 
+_MEASURED_FROM = ("entities", "relationships", "communities")
+
+
+def _artifacts_digest(run: Run) -> str:
+    digest = hashlib.sha256()
+    for name in _MEASURED_FROM:
+        digest.update(run.artifact_path(name).read_bytes())
+    return digest.hexdigest()
+
+
+def write_stability(run: Run, stability: dict[str, Any]) -> None:
+    """Kept with the digest of the artifacts it was measured from."""
+    record = {"measured_from": _artifacts_digest(run), "stability": stability}
+    tmp = run.stability_path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(record))
+    os.replace(tmp, run.stability_path)
+
+
+def read_stability(run: Run) -> dict[str, Any] | None:
+    """The stability measured ahead of the gates, if it was measured from these artifacts (a
+    stage re-run since leaves it behind)."""
+    if not run.stability_path.exists():
+        return None
+    record = json.loads(run.stability_path.read_text())
+    if record.get("measured_from") != _artifacts_digest(run):
+        return None
+    stability: dict[str, Any] = record["stability"]
+    return stability
+
+
 def _community_settings(recorded: Any) -> CommunitySettings | None:
     """The settings a run's communities were detected with, as its manifest records them."""
     try:
@@ -121,6 +153,8 @@ def load_context(
         ),
         None,
     )
+    if stability is None:
+        stability = read_stability(run)
     gold = read_gold_triples(run.gold_triples_path) if run.gold_triples_path.exists() else None
     recorded = manifest.get("settings", {}).get("communities")
     summary_path = run.eval_summary_path
