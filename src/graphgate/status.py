@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from graphgate.errors import GraphgateError
+from graphgate.index.communities import level_sizes
+from graphgate.runs import RunRegistry
+
+if TYPE_CHECKING:
+    from graphgate.query.loaded import LoadedIndex
 
 
 @dataclass(frozen=True)
@@ -22,3 +31,42 @@ class Status:
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+
+def workspace_status(
+    workspace: Path, registry: RunRegistry, loaded: Callable[[], LoadedIndex]
+) -> Status:
+    """The current run's counts from its store (``loaded`` opens it), checked against what its
+    manifest recorded when it was indexed."""
+    run_id = registry.current_id()
+    n_runs = len(registry.list())
+    if run_id is None:
+        return Status(str(workspace), None, None, {}, {}, False, ["no index yet"], n_runs)
+    manifest = registry.get(run_id).manifest()
+    problems: list[str] = []
+    counts: dict[str, int] = {}
+    store: dict[str, str] = {}
+    levels: dict[str, dict[str, float]] = {}
+    try:
+        index = loaded()
+        counts = index.store.counts()
+        store = index.store.describe()
+        levels = level_sizes(index.store.communities())
+    except GraphgateError as exc:
+        problems.append(str(exc))
+    recorded = manifest.get("counts", {})
+    if counts and recorded and counts != recorded:
+        problems.append(f"store counts {counts} differ from the run manifest {recorded}")
+    return Status(
+        llm=manifest.get("llm"),
+        communities=levels,
+        workspace=str(workspace),
+        current_run=run_id,
+        pipeline=manifest.get("pipeline"),
+        counts=counts,
+        embedding=manifest.get("embedding", {}),
+        healthy=not problems,
+        problems=problems,
+        runs=n_runs,
+        store=store,
+    )

@@ -23,7 +23,6 @@ from graphgate.gates.background import BackgroundGates
 from graphgate.gates.context import read_gold_triples, write_gold_triples
 from graphgate.gates.runner import GatesReport
 from graphgate.index.cache import ContentCache
-from graphgate.index.communities import level_sizes
 from graphgate.index.extract_base import Extractor
 from graphgate.index.pipeline import (
     IndexContext,
@@ -33,6 +32,7 @@ from graphgate.index.pipeline import (
     no_progress,
 )
 from graphgate.index.stages import PIPELINES
+from graphgate.index.workers import BackgroundProcess
 from graphgate.inputs import check_top_k, check_unicode
 from graphgate.llm.client import LLMClient, ResponseCache, build_llm
 from graphgate.modes import QUERY_MODES, parse_modes
@@ -43,7 +43,7 @@ from graphgate.query.cypher import CypherResult, run_read_query
 from graphgate.query.loaded import LoadedIndex, check_embedding, open_index
 from graphgate.query.modes import build_retriever
 from graphgate.runs import COMPLETE, INTERRUPTED, RUNNING, Run, RunRegistry
-from graphgate.status import Status
+from graphgate.status import Status, workspace_status
 from graphgate.store.backends import drop_old_graphs, open_run_store, prune_run_graphs, run_store
 from graphgate.store.base import GraphStore
 from graphgate.types import Document, from_table
@@ -88,6 +88,7 @@ class Workspace:
         self._loaded: LoadedIndex | None = None
         self._llm: LLMClient | None = None
         self._cache: ContentCache | None = None
+        self._gates_process: BackgroundProcess | None = None
 
     # -- components, built once per workspace object --------------------------------------
     @property
@@ -125,6 +126,11 @@ class Workspace:
         if self._cache is None:
             self._cache = ContentCache(self.path / CONTENT_CACHE)
         return self._cache
+
+    def _gate_worker(self) -> BackgroundProcess:
+        if self._gates_process is None:
+            self._gates_process = BackgroundGates.worker()
+        return self._gates_process
 
     def llm_usage(self) -> dict[str, Any] | None:
         """Calls, tokens and cost of this workspace object's model use so far (None: none):
@@ -260,23 +266,20 @@ class Workspace:
             self.content_cache(),
             not full,
         )
-        background = BackgroundGates.for_run(self.runs, run, self.settings)
+        background = BackgroundGates.for_run(self.runs, run, self.settings, self._gate_worker)
         ctx.before_stage = background.before_stage if background else None
         try:
             report = execute(PIPELINES[pipeline], ctx)
-            self.runs.set_current(run)
-            self._close_loaded()
-            drop_old_graphs(self.runs, self.settings.store)
-            judged = background.result() if background else None
         except ExtractionFailedError:
             if self.settings.gates.run_on_index:
                 # The failed run's verdict, for `graphgate runs`; never in place of the error.
                 with contextlib.suppress(Exception):
                     self.gates(run.run_id)
             raise
-        finally:
-            if background:
-                background.close()
+        self.runs.set_current(run)
+        self._close_loaded()
+        drop_old_graphs(self.runs, self.settings.store)
+        judged = background.result() if background else None
         if judged is not None:
             gating.store_gates(run, judged)
         elif self.settings.gates.run_on_index:
@@ -448,37 +451,7 @@ class Workspace:
 
     # -- status ------------------------------------------------------------------------------
     def status(self) -> Status:
-        run_id = self.runs.current_id()
-        n_runs = len(self.runs.list())
-        if run_id is None:
-            return Status(str(self.path), None, None, {}, {}, False, ["no index yet"], n_runs)
-        run = self.runs.get(run_id)
-        manifest = run.manifest()
-        problems: list[str] = []
-        counts: dict[str, int] = {}
-        store: dict[str, str] = {}
-        try:
-            counts = self.loaded().store.counts()
-            store = self.loaded().store.describe()
-        except GraphgateError as exc:
-            problems.append(str(exc))
-        recorded = manifest.get("counts", {})
-        if counts and recorded and counts != recorded:
-            problems.append(f"store counts {counts} differ from the run manifest {recorded}")
-        levels = level_sizes(self._loaded.store.communities()) if self._loaded is not None else {}
-        return Status(
-            llm=manifest.get("llm"),
-            communities=levels,
-            workspace=str(self.path),
-            current_run=run_id,
-            pipeline=manifest.get("pipeline"),
-            counts=counts,
-            embedding=manifest.get("embedding", {}),
-            healthy=not problems,
-            problems=problems,
-            runs=n_runs,
-            store=store,
-        )
+        return workspace_status(self.path, self.runs, self.loaded)
 
     def list_runs(self) -> list[Run]:
         return self.runs.list()
@@ -494,6 +467,9 @@ class Workspace:
             self._llm.cache.close()
         if self._cache is not None:
             self._cache.close()
+        if self._gates_process is not None:
+            self._gates_process.close()
+            self._gates_process = None
 
     def __enter__(self) -> Workspace:
         return self

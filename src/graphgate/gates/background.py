@@ -12,6 +12,7 @@ gate's slowest part) as soon as the partition is written; small runs
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
@@ -66,30 +67,48 @@ def _judge(
 
 class BackgroundGates:
     """Told each stage as it starts (``IndexContext.before_stage``); :meth:`result` is the
-    judged report, or None when the run was too small (the caller judges it then)."""
+    judged report, or None when the run was too small (the caller judges it then). The worker
+    is the workspace's (:meth:`worker`), which closes it."""
 
     def __init__(
-        self, registry: RunRegistry, run: Run, settings: Settings, baseline: Run | None
+        self,
+        registry: RunRegistry,
+        run: Run,
+        settings: Settings,
+        baseline: Run | None,
+        worker: BackgroundProcess,
     ) -> None:
         self.registry = registry
         self.run = run
         self.settings = settings
         self.baseline = baseline
-        self._worker = BackgroundProcess(_warm)
+        self._worker = worker
         self._started = False
         self._pending: AsyncResult[GatesReport] | None = None
 
+    @staticmethod
+    def worker() -> BackgroundProcess:
+        """The process gates are judged in: one per workspace object, started by the first run
+        large enough, kept warm for the next (a server's updates pay its start-up once)."""
+        return BackgroundProcess(_warm)
+
     @classmethod
-    def for_run(cls, registry: RunRegistry, run: Run, settings: Settings) -> BackgroundGates | None:
+    def for_run(
+        cls,
+        registry: RunRegistry,
+        run: Run,
+        settings: Settings,
+        worker: Callable[[], BackgroundProcess],
+    ) -> BackgroundGates | None:
         """None when gates do not run on index, or the set baseline cannot be judged against
-        (the gates judged afterwards report that)."""
+        (the gates judged afterwards report that). ``worker`` gives the workspace's worker."""
         if not settings.gates.run_on_index:
             return None
         try:
             baseline = chosen_baseline(registry)
         except RunStateError:
             return None
-        return cls(registry, run, settings, baseline)
+        return cls(registry, run, settings, baseline, worker())
 
     def wanted(self) -> bool:
         """More than one core, and a run as large as ``gates.background_from_chunks``."""
@@ -124,6 +143,3 @@ class BackgroundGates:
 
     def result(self) -> GatesReport | None:
         return self._pending.get() if self._pending is not None else None
-
-    def close(self) -> None:
-        self._worker.close()

@@ -25,9 +25,11 @@ _PR_SET_PDEATHSIG = 1
 _WATCH_EVERY_S = 0.5
 
 
-def die_with_parent(parent: int) -> None:
-    """Called first in each worker: tie its life to ``parent``."""
-    if sys.platform.startswith("linux"):
+def die_with_parent(parent: int, signal_on_thread_exit: bool = True) -> None:
+    """Called first in each worker: tie its life to ``parent``. The kernel's signal comes when
+    the *thread* that started the worker ends, so a worker that outlives that thread (a
+    server's job thread) only watches the parent id (``signal_on_thread_exit=False``)."""
+    if signal_on_thread_exit and sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -44,8 +46,13 @@ def die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="graphgate-parent-watch", daemon=True).start()
 
 
-def _start_worker(parent: int, setup: Callable[..., None] | None, args: tuple[Any, ...]) -> None:
-    die_with_parent(parent)
+def _start_worker(
+    parent: int,
+    setup: Callable[..., None] | None,
+    args: tuple[Any, ...],
+    signal_on_thread_exit: bool = True,
+) -> None:
+    die_with_parent(parent, signal_on_thread_exit)
     if setup is not None:
         setup(*args)
 
@@ -74,8 +81,9 @@ def ordered_map(
 
 class BackgroundProcess:
     """One spawned worker for work that overlaps the caller's own: started ahead of need (its
-    imports take seconds), tied to the caller's life like the parsers above, ended by
-    :meth:`close`."""
+    imports take seconds), kept for later work, ended by :meth:`close`. It outlives the thread
+    that started it (kept warm between a server's jobs) and ends within a second of the
+    process that started it, ``kill -9`` included."""
 
     def __init__(self, setup: Callable[..., None] | None = None) -> None:
         self.setup = setup
@@ -85,7 +93,7 @@ class BackgroundProcess:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
             self._pool = context.Pool(
-                1, initializer=_start_worker, initargs=(os.getpid(), self.setup, ())
+                1, initializer=_start_worker, initargs=(os.getpid(), self.setup, (), False)
             )
 
     def submit(self, fn: Callable[..., R], *args: Any) -> AsyncResult[R]:

@@ -1,0 +1,65 @@
+"""The background worker: kept warm past the thread that started it, gone with its process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from graphgate.index.workers import BackgroundProcess
+
+_CHILD = """
+import os, sys, time
+from graphgate.index.workers import BackgroundProcess
+
+if __name__ == "__main__":
+    worker = BackgroundProcess()
+    print(worker.submit(os.getpid).get(timeout=60), flush=True)
+    time.sleep(120)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_worker_outlives_the_thread_that_started_it() -> None:
+    worker = BackgroundProcess()
+    first: list[int] = []
+    job = threading.Thread(target=lambda: first.append(worker.submit(os.getpid).get(timeout=60)))
+    job.start()
+    job.join()
+    try:
+        time.sleep(0.5)  # a kernel parent-death signal would have come with the thread's end
+        assert first and first[0] != os.getpid()
+        assert worker.submit(os.getpid).get(timeout=60) == first[0]  # the same warm process
+    finally:
+        worker.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_worker_ends_with_a_killed_process(tmp_path: Path) -> None:
+    script = tmp_path / "child.py"
+    script.write_text(_CHILD)
+    child = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        worker_pid = int(child.stdout.readline())
+        assert _alive(worker_pid)
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    deadline = time.time() + 10
+    while time.time() < deadline and _alive(worker_pid):
+        time.sleep(0.1)
+    assert not _alive(worker_pid), "the worker outlived the process that started it"
