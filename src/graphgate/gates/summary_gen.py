@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 
@@ -13,7 +14,7 @@ from graphgate.gates.context import GateContext
 from graphgate.index.summarize import MemberRelations, relation_sentence
 from graphgate.modes import DEFAULT_MODE
 from graphgate.text import claims_of, content_word_set
-from graphgate.types import CommunityReport, claims_from_json
+from graphgate.types import CommunityReport, Entity, Relationship, claims_from_json
 
 # Sibling groups larger than this are compared on their highest-rated reports only.
 _MAX_SIBLINGS = 200
@@ -27,8 +28,41 @@ def report_claims(report: CommunityReport) -> list[str]:
     return stored + [c for c in claims_of(report.summary) if c not in known]
 
 
-def _supported(words: set[str], sources: list[set[str]]) -> bool:
+def _supported(words: set[str], sources: Iterable[set[str]]) -> bool:
     return not words or any(len(words & s) >= 0.8 * len(words) for s in sources)
+
+
+class _ClaimSources:
+    """What a report's claims may rest on: its chunks, the sentences of the relations among
+    its members and their descriptions. A claim is supported when any one covers it, so they
+    are offered in that order (chunks back most claims) and a relation's or an entity's words
+    are taken only when a claim gets that far, once per run (each is in a report per level)."""
+
+    def __init__(self, entities: dict[str, Entity], chunk_words: dict[str, set[str]]) -> None:
+        self.entities = entities
+        self.chunk_words = chunk_words
+        self.stated: dict[str, set[str]] = {}
+        self.described: dict[str, set[str]] = {}
+
+    def of(
+        self, chunk_ids: list[str], internal: list[Relationship], members: list[str]
+    ) -> Iterator[set[str]]:
+        yield from (self.chunk_words[c] for c in chunk_ids if c in self.chunk_words)
+        for r in internal:
+            if r.id not in self.stated:
+                sentence = relation_sentence(
+                    self.entities[r.source_id].name,
+                    r.predicate,
+                    self.entities[r.target_id].name,
+                    r.weight,
+                )
+                self.stated[r.id] = content_word_set(sentence)
+            yield self.stated[r.id]
+        for m in dict.fromkeys(members):
+            if m in self.entities:
+                if m not in self.described:
+                    self.described[m] = content_word_set(self.entities[m].description)
+                yield self.described[m]
 
 
 class SummaryGate:
@@ -43,13 +77,11 @@ class SummaryGate:
         relation_cov: list[float] = []
         hallucinated: list[dict[str, str]] = []
         words_of: dict[str, set[str]] = {}
-        described: dict[str, set[str]] = {}  # an entity is in a report at every level
-        stated: dict[str, set[str]] = {}  # so is a relation
+        sources = _ClaimSources(entities, chunk_words)
         for report in ctx.reports:
             community = communities.get(report.community_id)
             if community is None:
                 continue
-            members = set(community.members)
             text = report.summary.lower()
             names = [entities[m] for m in community.members if m in entities]
             entity_cov.append(
@@ -68,23 +100,9 @@ class SummaryGate:
                     )
                     / len(internal)
                 )
-            for m in members - described.keys():
-                if m in entities:
-                    described[m] = content_word_set(entities[m].description)
-            sources = [described[m] for m in members if m in described]
-            for r in internal:
-                if r.id not in stated:
-                    sentence = relation_sentence(
-                        entities[r.source_id].name,
-                        r.predicate,
-                        entities[r.target_id].name,
-                        r.weight,
-                    )
-                    stated[r.id] = content_word_set(sentence)
-            sources += [stated[r.id] for r in internal]
-            sources += [chunk_words[c] for c in report.chunk_ids if c in chunk_words]
             for claim in report_claims(report):
-                if not _supported(content_word_set(claim), sources):
+                found = sources.of(report.chunk_ids, internal, community.members)
+                if not _supported(content_word_set(claim), found):
                     hallucinated.append({"community": report.community_id, "claim": claim})
             words_of[report.community_id] = content_word_set(report.summary)
         metrics: dict[str, float | None] = {
