@@ -27,8 +27,8 @@ from graphgate.runs import Run, RunRegistry
 from graphgate.types import Community, Entity, Relationship, from_table
 
 START_AT = "resolve"  # the first stage after the embedders, which use every core
-STABILITY_AT = "summarize"  # the partition is written: its stability across seeds is measured
-JUDGE_AT = "graph"
+STABILITY_AFTER = "communities"  # the partition is written: its stability is measured
+JUDGE_AFTER = "summarize"  # the last artifact the gates read is written: they are judged
 
 
 def _warm() -> None:
@@ -84,6 +84,7 @@ class BackgroundGates:
         self.baseline = baseline
         self._worker = worker
         self._started = False
+        self._previous = ""
         self._pending: AsyncResult[GatesReport] | None = None
 
     @staticmethod
@@ -118,10 +119,11 @@ class BackgroundGates:
         return rows >= self.settings.gates.background_from_chunks
 
     def before_stage(self, name: str) -> None:
+        finished, self._previous = self._previous, name
         if name == START_AT and self.wanted():
             self._worker.start()
             self._started = True
-        elif name == STABILITY_AT and self._started and self.run.has_artifact("communities"):
+        elif finished == STABILITY_AFTER and self._started:
             # Ahead of the gates, while the reports are written; the gates read it back.
             self._worker.submit(
                 _measure_stability,
@@ -130,7 +132,7 @@ class BackgroundGates:
                 self.settings.communities,
                 self.settings.seed,
             )
-        elif name == JUDGE_AT and self._started:
+        elif finished == JUDGE_AFTER and self._started:
             self._pending = self._worker.submit(
                 _judge,
                 str(self.registry.workspace),
