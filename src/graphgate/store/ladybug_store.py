@@ -43,7 +43,11 @@ class LadybugGraphStore:
             if self.read_only and not self.path.exists():
                 raise GraphgateError(f"no graph database at {self.path}", "run `graphgate index`")
             self.folder.mkdir(parents=True, exist_ok=True)
-            self._db = ladybug.Database(str(self.path), read_only=self.read_only)
+            # A writer checkpoints once, on close, instead of after every bulk COPY (a sixth
+            # of writing a run's graph).
+            self._db = ladybug.Database(
+                str(self.path), read_only=self.read_only, auto_checkpoint=self.read_only
+            )
             self._conn = ladybug.Connection(self._db)
             if not self.read_only:
                 for statement in SCHEMA:
@@ -52,8 +56,12 @@ class LadybugGraphStore:
 
     def close(self) -> None:
         if self._conn is not None:
-            self._conn.close()
-            self._db.close()
+            try:
+                if not self.read_only:
+                    self._conn.execute("CHECKPOINT")  # the file holds everything; no log remains
+            finally:
+                self._conn.close()
+                self._db.close()
         self._conn = self._db = None
 
     def attach_vector_index(self, kind: SearchKind, index: VectorIndex) -> None:
