@@ -128,7 +128,9 @@ def _measure(args: argparse.Namespace, out: Path, store: dict[str, Any]) -> None
 
 def _delete_gold(ws: Workspace, testset: Path, rows: list[dict[str, object]], out: Path) -> str:
     from graphgate.evaluate.testset import load_testset
-    from graphgate.modes import QUERY_MODES
+    from graphgate.modes import LLM_MODES, QUERY_MODES
+
+    modes = [m for m in QUERY_MODES if m not in LLM_MODES]  # offline: no model to write Cypher
 
     cases = load_testset(testset)
     gone: list[str] = []
@@ -140,7 +142,7 @@ def _delete_gold(ws: Workspace, testset: Path, rows: list[dict[str, object]], ou
     ws.delete(gone)
     cited = 0
     for case in asked:
-        for mode in QUERY_MODES:
+        for mode in modes:
             answer = ws.query(case.question, mode=mode)
             cited += sum(c.doc_id in gone for c in answer.citations)
             cited += sum(c.doc_id in gone for c in answer.retrieval.chunks)
@@ -151,7 +153,7 @@ def _delete_gold(ws: Workspace, testset: Path, rows: list[dict[str, object]], ou
         fresh.index(kept)
         expected = fresh.status().counts
     return (
-        f"deleted {len(gone)} gold documents; {len(asked)} questions x {len(QUERY_MODES)} modes: "
+        f"deleted {len(gone)} gold documents; {len(asked)} questions x {len(modes)} modes: "
         f"{cited} citations or chunks of deleted documents; status healthy: {healthy}; "
         f"counts equal an index built without them: {counts == expected} ({counts})"
     )
