@@ -27,6 +27,7 @@ from graphgate.types import Chunk, Conflict, Entity, Relationship
 _MAX_VALUES = 12
 
 _NUMBER = r"(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
+_DIGIT = re.compile(r"\d")  # what every measure below contains
 _LENGTH_UNITS = {
     "m": 1.0,
     "metre": 1.0,
@@ -171,8 +172,12 @@ def attribute_statements(chunks: Sequence[Chunk], entities: Sequence[Entity]) ->
                 named[cid].append((surface, e.id))
     out: list[Statement] = []
     for chunk in chunks:
+        if not _DIGIT.search(chunk.text):  # every measure has a number
+            continue
         for begin, end in sentence_spans(chunk.text):
             sentence = chunk.text[begin:end]
+            if not _DIGIT.search(sentence):
+                continue
             for about, number, shown, at in _measures(sentence):
                 subject = _subject_before(sentence, at, named.get(chunk.id, []))
                 if subject is None and about == "population":
