@@ -63,3 +63,21 @@ def test_worker_ends_with_a_killed_process(tmp_path: Path) -> None:
     while time.time() < deadline and _alive(worker_pid):
         time.sleep(0.1)
     assert not _alive(worker_pid), "the worker outlived the process that started it"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_a_job_lost_with_its_worker_is_reported_not_waited_for() -> None:
+    worker = BackgroundProcess()
+    try:
+        pid = worker.submit(os.getpid).get(timeout=60)
+        assert worker.wait(worker.submit(os.getpid)) == pid
+        lost = worker.submit(time.sleep, 60)
+        time.sleep(0.5)  # the worker is sleeping in the job
+        os.kill(pid, signal.SIGKILL)
+        started = time.monotonic()
+        assert worker.wait(lost) is None
+        assert time.monotonic() - started < 10
+        replacement = worker.wait(worker.submit(os.getpid))  # the pool started another
+        assert replacement is not None and replacement != pid
+    finally:
+        worker.close()

@@ -144,4 +144,5 @@ class BackgroundGates:
             )
 
     def result(self) -> GatesReport | None:
-        return self._pending.get() if self._pending is not None else None
+        """None too when the worker died before answering: the caller judges the run then."""
+        return self._worker.wait(self._pending) if self._pending is not None else None

@@ -88,6 +88,7 @@ class BackgroundProcess:
     def __init__(self, setup: Callable[..., None] | None = None) -> None:
         self.setup = setup
         self._pool: Pool | None = None
+        self._pid: AsyncResult[int] | None = None  # the worker's, learnt by its first job
 
     def start(self) -> None:
         if self._pool is None:
@@ -95,6 +96,7 @@ class BackgroundProcess:
             self._pool = context.Pool(
                 1, initializer=_start_worker, initargs=(os.getpid(), self.setup, (), False)
             )
+            self._pid = self._pool.apply_async(os.getpid)
 
     def submit(self, fn: Callable[..., R], *args: Any) -> AsyncResult[R]:
         """``fn(*args)`` in the worker; ``fn`` is a module-level function."""
@@ -102,8 +104,27 @@ class BackgroundProcess:
         assert self._pool is not None
         return self._pool.apply_async(fn, args)
 
+    def wait(self, result: AsyncResult[R], poll_s: float = 0.5) -> R | None:
+        """The job's result (its error re-raised), or None when the worker died before
+        answering (killed, out of memory): a pool never answers a lost job, so the caller
+        does the work itself instead of waiting for ever."""
+        while not result.ready():
+            result.wait(poll_s)
+            if not result.ready() and not self._worker_alive():
+                return None
+        return result.get()
+
+    def _worker_alive(self) -> bool:
+        if self._pool is None or self._pid is None or not self._pid.ready():
+            return True  # still starting: its first job answers once it is up
+        if self._pid.get() in {p.pid for p in multiprocessing.active_children()}:
+            return True
+        self._pid = self._pool.apply_async(os.getpid)  # the pool's replacement, for next time
+        return False
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.terminate()
             self._pool.join()
             self._pool = None
+            self._pid = None
