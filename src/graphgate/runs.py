@@ -178,9 +178,7 @@ class Run:
         return data
 
     def write_manifest(self, data: dict[str, Any]) -> None:
-        tmp = self.path / (MANIFEST + ".tmp")
-        tmp.write_text(json.dumps(data, indent=2, sort_keys=True, default=str))
-        os.replace(tmp, self.manifest_path)
+        replace_text(self.manifest_path, json.dumps(data, indent=2, sort_keys=True, default=str))
 
     def update_manifest(self, **fields: Any) -> dict[str, Any]:
         data = self.manifest()
@@ -272,9 +270,7 @@ class RunRegistry:
 
     def set_current(self, run: Run) -> None:
         """Atomic: readers see the old run or the new one, never a half-written pointer."""
-        tmp = self.workspace / (CURRENT + ".tmp")
-        tmp.write_text(run.run_id)
-        os.replace(tmp, self.workspace / CURRENT)
+        replace_text(self.workspace / CURRENT, run.run_id)
 
     def list(self) -> list[Run]:
         if not self.runs_dir.exists():
@@ -284,6 +280,14 @@ class RunRegistry:
 
 def finished_now() -> str:
     return _now()
+
+
+def replace_text(path: Path, text: str) -> None:
+    """``path`` holds ``text`` or what it held before, never half of it (a reader or a kill
+    between the two writes sees one whole file)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
 
 
 def _text_columns(table: pa.Table) -> list[str]:

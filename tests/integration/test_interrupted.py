@@ -16,28 +16,9 @@ from typer.testing import CliRunner
 from graphgate import Workspace
 from graphgate.cli import build_app
 from tests.conftest import DEMO_CORPUS
+from tests.processes import alive, children
 
 runner = CliRunner()
-
-
-def _children(pid: int) -> set[int]:
-    found: set[int] = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[1]) == pid:
-            found.add(int(stat.parent.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
@@ -53,16 +34,16 @@ def test_kill_during_extraction(small_workspace_path: Path, tmp_path: Path) -> N
     workers: set[int] = set()
     deadline = time.time() + 120
     while time.time() < deadline and len(workers) < 2 and indexer.poll() is None:
-        workers = _children(indexer.pid)
+        workers = children(indexer.pid)
         time.sleep(0.1)
     assert len(workers) >= 2, "the demo corpus should be parsed by two worker processes"
     time.sleep(1.0)  # the workers are loading the model or parsing
     indexer.send_signal(signal.SIGKILL)
     indexer.wait()
     deadline = time.time() + 15
-    while time.time() < deadline and any(_alive(p) for p in workers):
+    while time.time() < deadline and any(alive(p) for p in workers):
         time.sleep(0.2)
-    assert not any(_alive(p) for p in workers), "parser workers outlived the killed indexer"
+    assert not any(alive(p) for p in workers), "parser workers outlived the killed indexer"
 
     app = build_app()
     assert (ws / "CURRENT").read_text() == before

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from graphgate.index.workers import BackgroundProcess
+from tests.processes import alive
 
 _CHILD = """
 import os, sys, time
@@ -23,14 +24,6 @@ if __name__ == "__main__":
     print(worker.submit(os.getpid).get(timeout=60), flush=True)
     time.sleep(120)
 """
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def test_worker_outlives_the_thread_that_started_it() -> None:
@@ -55,14 +48,14 @@ def test_worker_ends_with_a_killed_process(tmp_path: Path) -> None:
     try:
         assert child.stdout is not None
         worker_pid = int(child.stdout.readline())
-        assert _alive(worker_pid)
+        assert alive(worker_pid)
     finally:
         child.send_signal(signal.SIGKILL)
         child.wait()
     deadline = time.time() + 10
-    while time.time() < deadline and _alive(worker_pid):
+    while time.time() < deadline and alive(worker_pid):
         time.sleep(0.1)
-    assert not _alive(worker_pid), "the worker outlived the process that started it"
+    assert not alive(worker_pid), "the worker outlived the process that started it"
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")

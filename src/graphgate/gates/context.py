@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from graphgate.config import CommunitySettings, GateSettings
 from graphgate.errors import InputError
 from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.records import EvalSummary, parse_summary
-from graphgate.runs import Run
+from graphgate.runs import Run, replace_text
 from graphgate.types import (
     Chunk,
     Community,
@@ -109,9 +108,7 @@ def _artifacts_digest(run: Run) -> str:
 def write_stability(run: Run, stability: dict[str, Any]) -> None:
     """Kept with the digest of the artifacts it was measured from."""
     record = {"measured_from": _artifacts_digest(run), "stability": stability}
-    tmp = run.stability_path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(record))
-    os.replace(tmp, run.stability_path)
+    replace_text(run.stability_path, json.dumps(record))
 
 
 def read_stability(run: Run) -> dict[str, Any] | None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +16,7 @@ from graphgate.gates.data_chunk import ChunkGate, DataGate
 from graphgate.gates.graph import GraphGate
 from graphgate.gates.ie import IEGate
 from graphgate.gates.summary_gen import GenGate, SummaryGate
-from graphgate.runs import COMPLETE, Run, RunRegistry
+from graphgate.runs import COMPLETE, Run, RunRegistry, replace_text
 
 
 def all_gates() -> list[Gate]:
@@ -114,10 +113,7 @@ def chosen_baseline(registry: RunRegistry, wanted: str | None = None) -> Run | N
 
 
 def set_baseline(registry: RunRegistry, run_id: str) -> None:
-    run = registry.get(run_id)
-    tmp = registry.baseline_path.with_suffix(".tmp")
-    tmp.write_text(run.run_id)
-    os.replace(tmp, registry.baseline_path)
+    replace_text(registry.baseline_path, registry.get(run_id).run_id)
 
 
 def run_gates(
@@ -157,9 +153,9 @@ def judge_run(
 
 
 def store_gates(run: Run, report: GatesReport) -> None:
-    tmp = run.gates_path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(report.as_dict(), indent=2, sort_keys=True, default=str))
-    os.replace(tmp, run.gates_path)
+    replace_text(
+        run.gates_path, json.dumps(report.as_dict(), indent=2, sort_keys=True, default=str)
+    )
 
 
 __all__ = ["FAIL", "PASS", "WARN", "GatesReport", "run_gates", "set_baseline"]
