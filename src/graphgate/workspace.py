@@ -470,6 +470,8 @@ class Workspace:
         if self._gates_process is not None:
             self._gates_process.close()
             self._gates_process = None
+        if self._extractor is not None:
+            self._extractor.close()
 
     def __enter__(self) -> Workspace:
         return self

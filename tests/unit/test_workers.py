@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from graphgate.index.workers import BackgroundProcess
+from graphgate.index.workers import BackgroundProcess, WarmPool
 from tests.processes import alive
 
 _CHILD = """
 import os, sys, time
-from graphgate.index.workers import BackgroundProcess
+from graphgate.index.workers import BackgroundProcess, WarmPool
 
 if __name__ == "__main__":
     worker = BackgroundProcess()
@@ -74,3 +74,21 @@ def test_a_job_lost_with_its_worker_is_reported_not_waited_for() -> None:
         assert replacement is not None and replacement != pid
     finally:
         worker.close()
+
+
+def test_warm_pool_keeps_its_workers_between_calls() -> None:
+    pool = WarmPool(2)
+    try:
+        assert not pool.warm and pool.pids() == []
+        assert list(pool.map(abs, [-3, 1, -2, 5])) == [3, 1, 2, 5]  # in input order
+        first = sorted(pool.pids())
+        assert len(first) == 2 and os.getpid() not in first
+        assert list(pool.map(abs, [-7])) == [7]
+        assert sorted(pool.pids()) == first  # the same processes: set up once
+    finally:
+        pool.close()
+    assert not pool.warm
+    deadline = time.time() + 10
+    while time.time() < deadline and any(alive(pid) for pid in first):
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in first)

@@ -26,3 +26,7 @@ class Extractor(Protocol):
     def report(self) -> dict[str, Any]:
         """What the last extraction cost and what went wrong (calls, failures), for the manifest."""
         ...
+
+    def close(self) -> None:
+        """Ends what the extractor keeps between runs (worker processes)."""
+        ...

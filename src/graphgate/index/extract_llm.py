@@ -119,6 +119,9 @@ class LlmExtractor:
             out["first_error"] = self._first_error
         return out
 
+    def close(self) -> None:
+        self.hints.close()
+
     def _count(self, key: str) -> None:
         with self._lock:
             self._counts[key] = self._counts.get(key, 0) + 1

@@ -10,11 +10,10 @@ from typing import Any
 from graphgate.config import ExtractSettings
 from graphgate.dates import dates_in
 from graphgate.index.extract_base import Extraction, Progress
-from graphgate.index.workers import ordered_map
+from graphgate.index.workers import WarmPool
 from graphgate.spacy_models import load_spacy
 from graphgate.types import CONCEPT, COOCCURS, Chunk, Mention, RawRelation
 
-_PARALLEL_FROM = 200
 _SUBJECTS = {"nsubj", "nsubjpass"}
 _OBJECTS = {"dobj", "attr", "oprd", "dative"}
 _ROLES = {"attr", "oprd"}
@@ -44,6 +43,7 @@ class NlpExtractor:
         self.settings = settings
         self._nlp: Any = None
         self._types = set(settings.entity_types)
+        self._pool = WarmPool(settings.processes, _start_extractor, (settings,))
 
     def _load(self) -> Any:
         if self._nlp is None:
@@ -65,22 +65,38 @@ class NlpExtractor:
     def extract(self, chunks: Sequence[Chunk], progress: Progress | None = None) -> Extraction:
         mentions: list[Mention] = []
         relations: list[RawRelation] = []
-        # Starting workers costs about a second: only worth it for a larger batch of chunks.
-        if self.settings.processes > 1 and len(chunks) >= _PARALLEL_FROM:
-            size = self.settings.batch_size
+        # Starting workers costs seconds: worth it for a larger batch of chunks, or when they
+        # are still up from an earlier run of this workspace (an update's few new chunks).
+        parallel = self.settings.processes > 1 and (
+            self._pool.warm or len(chunks) >= self.settings.parallel_from
+        )
+        if parallel:
+            # Even shares, so a small update keeps every worker busy.
+            size = min(self.settings.batch_size, -(-len(chunks) // self.settings.processes))
             batches = [list(chunks[i : i + size]) for i in range(0, len(chunks), size)]
-            parts: Iterable[list[tuple[list[Mention], list[RawRelation]]]] = ordered_map(
-                _extract_batch, batches, self.settings.processes, _start_extractor, (self.settings,)
+            parts: Iterable[list[tuple[list[Mention], list[RawRelation]]]] = self._pool.map(
+                _extract_batch, batches
             )
         else:
             parts = [self.extract_each(chunks)]
-        for part in parts:
-            for m, r in part:
-                mentions.extend(m)
-                relations.extend(r)
-            if progress is not None:
-                progress(len(part))
+        try:
+            for part in parts:
+                for m, r in part:
+                    mentions.extend(m)
+                    relations.extend(r)
+                if progress is not None:
+                    progress(len(part))
+        finally:
+            if not self.settings.keep_workers:
+                self._pool.close()
         return Extraction(mentions, relations)
+
+    def close(self) -> None:
+        """Ends the parser workers kept for the next update."""
+        self._pool.close()
+
+    def worker_pids(self) -> list[int]:
+        return self._pool.pids()
 
     def extract_each(
         self, chunks: Sequence[Chunk]

@@ -76,7 +76,9 @@ def extract_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput
     # The offline extractor's output depends on a chunk's text and its settings only, so it is
     # cached by those; the LLM extractor's answers are cached by request in the LLM cache.
     cache = ctx.cache if ctx.extractor.name == "nlp" else None
-    settings = ctx.settings.extract.model_dump_json(exclude={"batch_size", "processes"})
+    settings = ctx.settings.extract.model_dump_json(
+        exclude={"batch_size", "processes", "parallel_from", "keep_workers"}  # how, not what
+    )
     fingerprint = extractor_fingerprint(f"{ctx.extractor.name}/{ctx.extractor.revision}", settings)
     keys = [content_key(fingerprint, c.text) for c in chunks]
     found = cache.get_many("extraction", keys) if cache is not None and ctx.reuse else {}

@@ -57,26 +57,55 @@ def _start_worker(
         setup(*args)
 
 
-def ordered_map(
-    fn: Callable[[T], R],
-    items: Iterable[T],
-    processes: int,
-    setup: Callable[..., None] | None = None,
-    setup_args: tuple[Any, ...] = (),
-) -> Iterator[R]:
-    """``map(fn, items)`` over ``processes`` workers, results in input order.
+class WarmPool:
+    """``processes`` workers, each set up once (a spaCy model takes two seconds to import and
+    load) and kept between calls of :meth:`map`, so an update of an open workspace (a
+    server's next ``POST /documents``) parses its few new chunks at once. Ended by
+    :meth:`close`, and within a second of the process that started them, ``kill -9`` included.
 
     ``fn`` and ``setup`` must be module-level functions (they travel to the workers by name).
     Workers are spawned, never forked: a forked child inherits the parent's threads' locks and
     native objects (an ONNX session's thread pool, say) and deadlocks when it touches them —
-    seen here as a parser stuck in a garbage-collected onnxruntime destructor. They are stopped
-    when the iteration ends or is abandoned.
+    seen here as a parser stuck in a garbage-collected onnxruntime destructor. They outlive
+    the thread that started them (the kernel's parent-death signal would end them with a
+    server's job thread), so they watch their parent's pid instead.
     """
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(
-        processes, initializer=_start_worker, initargs=(os.getpid(), setup, setup_args)
-    ) as pool:
-        yield from pool.imap(fn, items)
+
+    def __init__(
+        self,
+        processes: int,
+        setup: Callable[..., None] | None = None,
+        setup_args: tuple[Any, ...] = (),
+    ) -> None:
+        self.processes = processes
+        self.setup = setup
+        self.setup_args = setup_args
+        self._pool: Pool | None = None
+
+    @property
+    def warm(self) -> bool:
+        return self._pool is not None
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
+        """``map(fn, items)`` over the workers, results in input order."""
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = context.Pool(
+                self.processes,
+                initializer=_start_worker,
+                initargs=(os.getpid(), self.setup, self.setup_args, False),
+            )
+        yield from self._pool.imap(fn, items)
+
+    def pids(self) -> list[int]:
+        """The workers' process ids (none before the first :meth:`map`)."""
+        return [p.pid for p in getattr(self._pool, "_pool", [])]
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
 
 
 class BackgroundProcess:
