@@ -158,3 +158,25 @@ def test_text_index_ranks_keyword_matches_and_reopens(tmp_path: Path) -> None:
     assert hits[0][0] == "b"
     assert all(score > 0 for _, score in hits)
     assert index.search("xylophone", 3) == []
+
+
+def test_community_nodes_join_their_reports_and_leave_others_empty() -> None:
+    from graphgate.store.build import community_nodes
+    from graphgate.types import Community, CommunityNode, CommunityReport, to_table
+
+    communities = to_table(
+        [
+            Community("c1", 0, None, ["c2"], ["e1", "e2"], 2),
+            Community("c2", 1, "c1", [], ["e1"], 1),
+        ],
+        Community,
+    )
+    reports = to_table(
+        [CommunityReport("c1", 0, "Title", "Summary.", ["e1"], [], 2.5, ["k1"], ["d1"], "[]")],
+        CommunityReport,
+    )
+    nodes = community_nodes(communities, reports).to_pylist()
+    assert nodes == [
+        vars(CommunityNode("c1", 0, None, 2, "Title", "Summary.", 2.5, ["k1"], ["d1"])),
+        vars(CommunityNode("c2", 1, "c1", 1, "", "", 0.0, [], [])),
+    ]

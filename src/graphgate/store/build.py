@@ -15,9 +15,9 @@ from graphgate.store.vectors import build_vector_index, open_vector_index
 from graphgate.text import document_headers, in_context
 from graphgate.types import (
     GRAPH_TABLE,
+    SCHEMAS,
     CommunityNode,
     GraphTable,
-    to_table,
     vectors_from_table,
 )
 
@@ -77,28 +77,29 @@ def write_store(
         store.close()
 
 
+def community_nodes(communities: pa.Table, reports: pa.Table) -> pa.Table:
+    """Each community with its report's fields (a community without a report: empty ones), as
+    the graph's Community table; joined column by column in Arrow."""
+    schema = SCHEMAS[CommunityNode]
+    at = pc.index_in(communities["id"], value_set=reports["community_id"].combine_chunks())
+    missing = {
+        "title": pa.scalar("", pa.string()),
+        "summary": pa.scalar("", pa.string()),
+        "rating": pa.scalar(0.0, pa.float64()),
+        "chunk_ids": pa.scalar([], schema.field("chunk_ids").type),
+        "doc_ids": pa.scalar([], schema.field("doc_ids").type),
+    }
+    columns = {name: communities[name] for name in ("id", "level", "parent", "size")} | {
+        name: pc.fill_null(pc.take(reports[name], at), empty) for name, empty in missing.items()
+    }
+    return pa.table(columns).cast(schema)
+
+
 def _write_communities(store: LadybugGraphStore, tables: dict[str, pa.Table]) -> None:
     communities = tables["communities"]
     if not communities.num_rows:
         return
-    reports = {r["community_id"]: r for r in tables["community_reports"].to_pylist()}
-    nodes = []
-    for c in communities.to_pylist():
-        r = reports.get(c["id"], {})
-        nodes.append(
-            CommunityNode(
-                id=c["id"],
-                level=c["level"],
-                parent=c["parent"],
-                size=c["size"],
-                title=r.get("title", ""),
-                summary=r.get("summary", ""),
-                rating=float(r.get("rating", 0.0)),
-                chunk_ids=r.get("chunk_ids", []),
-                doc_ids=r.get("doc_ids", []),
-            )
-        )
-    store.upsert_nodes("Community", to_table(nodes, CommunityNode))
+    store.upsert_nodes("Community", community_nodes(communities, tables["community_reports"]))
     members = communities["members"]
     store.upsert_edges(
         "IN_COMMUNITY",

@@ -31,6 +31,7 @@ class LadybugGraphStore:
         self._conn: Any = None
         self._vectors: dict[str, VectorIndex] = {}
         self._texts: dict[str, TextIndex] = {}
+        self._empty: set[str] = set()  # tables known empty without asking (a new database)
 
     @property
     def path(self) -> Path:
@@ -43,6 +44,8 @@ class LadybugGraphStore:
             if self.read_only and not self.path.exists():
                 raise GraphgateError(f"no graph database at {self.path}", "run `graphgate index`")
             self.folder.mkdir(parents=True, exist_ok=True)
+            if not self.read_only and not self.path.exists():
+                self._empty = set(NODE_LABELS) | set(REL_TYPES)
             # A writer checkpoints once, on close, instead of after every bulk COPY (a sixth
             # of writing a run's graph).
             self._db = ladybug.Database(
@@ -63,6 +66,7 @@ class LadybugGraphStore:
                 self._conn.close()
                 self._db.close()
         self._conn = self._db = None
+        self._empty = set()
 
     def attach_vector_index(self, kind: SearchKind, index: VectorIndex) -> None:
         self._vectors[kind] = index
@@ -75,6 +79,9 @@ class LadybugGraphStore:
         return result.get_as_arrow()
 
     def _is_empty(self, label: str, rel: bool = False) -> bool:
+        self.connection()
+        if label in self._empty:
+            return True
         pattern = f"()-[x:{label}]->()" if rel else f"(x:{label})"
         table = self._execute(f"MATCH {pattern} RETURN count(*) AS n")
         return int(table.column("n")[0].as_py()) == 0
@@ -83,6 +90,7 @@ class LadybugGraphStore:
         # COPY FROM is the bulk path: orders of magnitude faster than UNWIND batches. The Arrow
         # table is read in place, passed as a parameter: no temporary file is written.
         self.connection().execute(f"COPY {label} FROM $rows", {"rows": table})
+        self._empty.discard(label)
 
     def upsert_nodes(self, label: str, table: pa.Table) -> None:
         if label not in NODE_LABELS:
