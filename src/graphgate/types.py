@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, get_args, get_origin, get_type_hints
 
@@ -319,6 +319,21 @@ def to_table(rows: Sequence[Any], cls: type[Any]) -> pa.Table:
     column: the records are flat (lists of scalars at most), so no deep copy is needed."""
     schema = SCHEMAS[cls]
     columns = {name: [getattr(r, name) for r in rows] for name in schema.names}
+    return pa.Table.from_pydict(columns, schema=schema)
+
+
+def dicts_to_table(rows: Sequence[Mapping[str, Any]], cls: type[Any]) -> pa.Table:
+    """:func:`to_table` for rows given as dicts (a field a row lacks takes its default)."""
+    schema = SCHEMAS[cls]
+    defaults = {
+        f.name: f.default for f in dataclasses.fields(cls) if f.default is not dataclasses.MISSING
+    }
+    columns = {
+        name: [r[name] for r in rows]
+        if name not in defaults
+        else [r.get(name, defaults[name]) for r in rows]
+        for name in schema.names
+    }
     return pa.Table.from_pydict(columns, schema=schema)
 
 

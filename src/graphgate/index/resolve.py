@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -107,18 +107,17 @@ class EntityResolver:
         return Resolution(entities, relationships, merged)
 
     def _entity(self, eid: str, head: _Group, members: list[_Group]) -> Entity:
-        surfaces: Counter[str] = Counter()
-        types: Counter[str] = Counter()
-        sentences: list[str] = []
-        chunks: set[str] = set()
-        docs: set[str] = set()
-        for g in [head, *[m for m in members if m is not head]]:
-            surfaces.update(g.surfaces)
-            types.update(g.types)
-            sentences.extend(s for s in g.sentences if s not in sentences)
-            chunks |= g.chunk_ids
-            docs |= g.doc_ids
-        merged = _Group(head.key, surfaces, types, sentences, chunks, docs)
+        if len(members) == 1:  # most entities: one spelling group, nothing to merge
+            merged = head
+        else:
+            merged = _Group(head.key, Counter(), Counter(), [], set(), set())
+            for g in [head, *[m for m in members if m is not head]]:
+                merged.surfaces.update(g.surfaces)
+                merged.types.update(g.types)
+                merged.sentences.extend(s for s in g.sentences if s not in merged.sentences)
+                merged.chunk_ids |= g.chunk_ids
+                merged.doc_ids |= g.doc_ids
+        surfaces, sentences = merged.surfaces, merged.sentences
         name = head.name
         return Entity(
             id=eid,
@@ -127,8 +126,8 @@ class EntityResolver:
             description=" ".join(clip(s) for s in sentences[: self.description_sentences]),
             aliases=sorted(s for s in surfaces if s != name),
             mention_count=sum(surfaces.values()),
-            chunk_ids=sorted(chunks),
-            doc_ids=sorted(docs),
+            chunk_ids=sorted(merged.chunk_ids),
+            doc_ids=sorted(merged.doc_ids),
         )
 
     def _embedding_merges(
@@ -190,19 +189,24 @@ def _group_mentions(mentions: Sequence[Mention]) -> dict[str, _Group]:
     return groups
 
 
+class _Acc:
+    """One edge's evidence as the relations are read."""
+
+    __slots__ = ("chunks", "count", "docs", "kind", "sentences")
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.count = 0
+        self.sentences: list[str] = []
+        self.chunks: set[str] = set()
+        self.docs: set[str] = set()
+
+
 def _relationships(
     relations: Sequence[RawRelation], key_to_id: dict[str, str], n_sentences: int
 ) -> list[Relationship]:
     """One edge per (source, predicate, target, time span): the same fact stated for two
     different periods stays two edges, so time is never averaged away."""
-
-    @dataclass
-    class _Acc:
-        kind: str
-        count: int = 0
-        sentences: list[str] = field(default_factory=list)
-        chunks: set[str] = field(default_factory=set)
-        docs: set[str] = field(default_factory=set)
 
     acc: dict[tuple[str, str, str, str | None, str | None], _Acc] = {}
     ids: dict[str, str | None] = {}  # surface name -> entity id (names repeat across relations)
@@ -220,7 +224,9 @@ def _relationships(
         if r.kind == "cooccurrence" and target < source:
             source, target = target, source
         key = (source, r.predicate, target, r.valid_from, r.valid_to)
-        a = acc.setdefault(key, _Acc(r.kind))
+        a = acc.get(key)
+        if a is None:
+            a = acc[key] = _Acc(r.kind)
         a.count += 1
         if r.sentence not in a.sentences and len(a.sentences) < n_sentences:
             a.sentences.append(r.sentence)

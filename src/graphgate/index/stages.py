@@ -45,6 +45,7 @@ from graphgate.types import (
     RawRelation,
     Relationship,
     claims_from_json,
+    dicts_to_table,
     from_table,
     to_table,
     vectors_from_table,
@@ -91,30 +92,28 @@ def extract_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput
         per_chunk[m.chunk_id][0].append(m)
     for r in extraction.relations:
         per_chunk[r.chunk_id][1].append(r)
+    fresh = {chunk_id: _unplaced(*found_here) for chunk_id, found_here in per_chunk.items()}
     if cache is not None:
         cache.put_many(
             "extraction",
             (
-                (key, encode_extraction(*_unplaced(*per_chunk[c.id])))
+                (key, encode_extraction(*fresh[c.id]))
                 for c, key in zip(chunks, keys, strict=True)
-                if c.id in per_chunk
+                if c.id in fresh
             ),
         )
-    mentions: list[Mention] = []
-    relations: list[RawRelation] = []
+    # Rows as dicts, never records: a cached chunk's rows go from JSON to columns directly.
+    mentions: list[dict[str, Any]] = []
+    relations: list[dict[str, Any]] = []
     for chunk, key in zip(chunks, keys, strict=True):
-        if key in found:
-            cached_mentions, cached_relations = decode_extraction(found[key])
-            place = {"chunk_id": chunk.id, "doc_id": chunk.doc_id}
-            mentions += [Mention(**{**m, **place}) for m in cached_mentions]  # type: ignore[arg-type]
-            relations += [RawRelation(**{**r, **place}) for r in cached_relations]  # type: ignore[arg-type]
-        else:
-            mentions += per_chunk[chunk.id][0]
-            relations += per_chunk[chunk.id][1]
+        place = {"chunk_id": chunk.id, "doc_id": chunk.doc_id}
+        unplaced = fresh[chunk.id] if chunk.id in fresh else decode_extraction(found[key])
+        mentions += [{**m, **place} for m in unplaced[0]]
+        relations += [{**r, **place} for r in unplaced[1]]
     return StageOutput(
         {
-            "mentions": to_table(mentions, Mention),
-            "raw_relations": to_table(relations, RawRelation),
+            "mentions": dicts_to_table(mentions, Mention),
+            "raw_relations": dicts_to_table(relations, RawRelation),
         },
         {
             "extractor": ctx.extractor.name,
