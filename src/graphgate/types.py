@@ -151,8 +151,14 @@ class Claim:
     chunk_id: str | None = None
 
 
+_CLAIM_FIELDS = tuple(f.name for f in dataclasses.fields(Claim))
+
+
 def claims_to_json(claims: Sequence[Claim]) -> str:
-    return json.dumps([dataclasses.asdict(c) for c in claims], ensure_ascii=False)
+    # Field by field: dataclasses.asdict deep-copies, a third of summarizing a large graph.
+    return json.dumps(
+        [{name: getattr(c, name) for name in _CLAIM_FIELDS} for c in claims], ensure_ascii=False
+    )
 
 
 def claims_from_json(text: str) -> list[Claim]:
