@@ -265,3 +265,25 @@ def test_ie_gate_meaning_scores_compare_relations_by_meaning() -> None:
         pytest.approx(2 / 2),
         pytest.approx(2 / 3),
     )
+
+
+def test_summary_redundancy_is_each_reports_highest_sibling_jaccard() -> None:
+    from graphgate.gates.summary_gen import _highest_jaccard
+
+    sets = [{"alice", "bob"}, {"alice", "bob", "carol"}, {"dave"}, set()]
+    # only the first two share words (2 of 3); the empty set overlaps nothing
+    assert _highest_jaccard(sets) == [2 / 3, 2 / 3, 0.0, 0.0]
+    assert _highest_jaccard([set(), set()]) == [0.0, 0.0]  # nothing to compare: no overlap
+    entities = [_e("a", "Alice"), _e("b", "Bob")]
+    communities = [
+        Community("top", 0, None, ["k1", "k2"], ["a", "b"], 2),
+        Community("k1", 1, "top", [], ["a"], 1),
+        Community("k2", 1, "top", [], ["b"], 1),
+    ]
+    reports = [
+        CommunityReport(cid, 1, cid, text, [], [], 1.0, [], [], "[]")
+        for cid, text in (("k1", "Alice rides bikes."), ("k2", "Alice rides horses."))
+    ]
+    ctx = _ctx(entities=entities, communities=communities, reports=reports)
+    # content words {alice, ride, bike} and {alice, ride, horse}: 2 shared of 4
+    assert SummaryGate().measure(ctx).metrics["redundancy"] == 0.5
