@@ -18,7 +18,7 @@ from graphgate.gates.base import FAIL, PASS, WARN
 from graphgate.gates.context import GateContext, load_context, read_stability, write_stability
 from graphgate.gates.runner import GatesReport, evaluate_gates
 from graphgate.index.communities import detect, relationship_edges
-from graphgate.types import CommunityReport, Relationship
+from graphgate.types import Community, CommunityReport, Relationship, from_table
 
 GOLD = [
     {"head": "Bob Cratchit", "relation": "work_for", "tail": "Ebenezer Scrooge"},
@@ -270,8 +270,16 @@ def test_stability_measured_ahead_is_read_only_for_the_artifacts_it_measured(
     shutil.copytree(small_workspace_path, ws_path)
     with Workspace(ws_path) as ws:
         run = ws.runs.current()
-        write_stability(run, {"ari": {"min": 0.5, "mean": 0.5}})
-        assert read_stability(run) == {"ari": {"min": 0.5, "mean": 0.5}}
         communities = run.read_artifact("communities")
+        partition = from_table(communities, Community)
+        write_stability(run, {"ari": {"min": 0.5, "mean": 0.5}}, partition)
+        assert read_stability(run) == {"ari": {"min": 0.5, "mean": 0.5}}
+        write_stability(run, {"ari": {"min": 0.5, "mean": 0.5}}, partition[1:])
+        assert read_stability(run) is None  # measured on another partition than the run's
+        write_stability(run, {"ari": {"min": 0.5, "mean": 0.5}}, partition)
         run.write_artifact("communities", communities.slice(0, communities.num_rows - 1))
         assert read_stability(run) is None  # a re-run stage: measured again by the gate
+        run.write_artifact("communities", communities)
+        entities = run.read_artifact("entities")
+        run.write_artifact("entities", entities.slice(0, entities.num_rows - 1))
+        assert read_stability(run) is None

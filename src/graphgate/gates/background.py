@@ -4,9 +4,10 @@ On a large corpus both take seconds and neither needs the other: the gates read 
 artifacts, every one written before the graph stage, and the store is written from the same
 tables. With a second core the gates then cost an index or an update little more than the
 store already does. The worker starts when resolution begins, so its imports overlap the
-stages before the store, and measures the partition's stability across seeds (the community
-gate's slowest part) as soon as the partition is written; small runs
-(``gates.background_from_chunks``) judge their gates afterwards, as before.
+stages before the store. It measures the partition's stability across seeds (the community
+gate's slowest part) as soon as the graph is resolved, detecting the run's partition itself
+while the main process does the same, so that the gates can start as soon as the reports
+are written. Small runs (``gates.background_from_chunks``) judge their gates afterwards.
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.gates.community import measure_stability
 from graphgate.gates.context import write_stability
 from graphgate.gates.runner import GatesReport, chosen_baseline, judge_run
+from graphgate.index.communities import detect, relationship_edges
 from graphgate.index.workers import BackgroundProcess
 from graphgate.runs import Run, RunRegistry
-from graphgate.types import Community, Entity, Relationship, from_table
+from graphgate.types import Entity, Relationship, from_table
 
 START_AT = "resolve"  # the first stage after the embedders, which use every core
-STABILITY_AFTER = "communities"  # the partition is written: its stability is measured
+STABILITY_AFTER = "resolve"  # the graph is written: its partition's stability is measured
 JUDGE_AFTER = "summarize"  # the last artifact the gates read is written: they are judged
 
 
@@ -40,15 +42,15 @@ def _warm() -> None:
 
 
 def _measure_stability(workspace: str, run_id: str, settings: CommunitySettings, seed: int) -> None:
+    """While the main process detects the run's partition, this one detects the same (same
+    inputs, settings and seed) and the partitions under the other seeds; the record names
+    the partition it compared, so the gate reads it only if the run's is that one."""
     run = RunRegistry(Path(workspace)).get(run_id)
-    stability = measure_stability(
-        from_table(run.read_artifact("entities"), Entity),
-        from_table(run.read_artifact("relationships"), Relationship),
-        from_table(run.read_artifact("communities"), Community),
-        settings,
-        seed,
-    )
-    write_stability(run, stability)
+    entities = from_table(run.read_artifact("entities"), Entity)
+    relationships = from_table(run.read_artifact("relationships"), Relationship)
+    chosen = detect([e.id for e in entities], relationship_edges(relationships), settings, seed)
+    stability = measure_stability(entities, relationships, chosen, settings, seed)
+    write_stability(run, stability, chosen)
 
 
 def _judge(

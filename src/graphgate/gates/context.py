@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,7 +96,7 @@ def _table(run: Run, name: str, cls: type[Any]) -> list[Any]:
     return from_table(run.read_or_empty(name), cls)
 
 
-_MEASURED_FROM = ("entities", "relationships", "communities")
+_MEASURED_FROM = ("entities", "relationships")
 
 
 def _artifacts_digest(run: Run) -> str:
@@ -105,19 +106,31 @@ def _artifacts_digest(run: Run) -> str:
     return digest.hexdigest()
 
 
-def write_stability(run: Run, stability: dict[str, Any]) -> None:
-    """Kept with the digest of the artifacts it was measured from."""
-    record = {"measured_from": _artifacts_digest(run), "stability": stability}
+def _partition_digest(communities: Sequence[Community]) -> str:
+    rows = [[c.id, c.level, c.parent, c.members] for c in communities]
+    return hashlib.sha256(json.dumps(rows).encode()).hexdigest()
+
+
+def write_stability(run: Run, stability: dict[str, Any], partition: Sequence[Community]) -> None:
+    """Kept with the digests of what it was measured from: the graph's artifacts and the
+    partition compared across seeds (measured ahead, before the run's partition is written)."""
+    record = {
+        "measured_from": _artifacts_digest(run),
+        "partition": _partition_digest(partition),
+        "stability": stability,
+    }
     replace_text(run.stability_path, json.dumps(record))
 
 
 def read_stability(run: Run) -> dict[str, Any] | None:
-    """The stability measured ahead of the gates, if it was measured from these artifacts (a
-    stage re-run since leaves it behind)."""
-    if not run.stability_path.exists():
+    """The stability measured ahead of the gates, if it was measured from these artifacts and
+    this run's partition (a stage re-run since leaves it behind)."""
+    if not run.stability_path.exists() or not run.has_artifact("communities"):
         return None
     record = json.loads(run.stability_path.read_text())
     if record.get("measured_from") != _artifacts_digest(run):
+        return None
+    if record.get("partition") != _partition_digest(_table(run, "communities", Community)):
         return None
     stability: dict[str, Any] = record["stability"]
     return stability
