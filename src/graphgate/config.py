@@ -363,6 +363,9 @@ class RunSettings(Section):
     # Complete runs to keep (the newest; the current run and the baseline are always kept).
     # None keeps every run; `graphgate runs prune` also removes interrupted and failed runs.
     keep: int | None = Field(None, ge=1)
+    # Python's cycle collector paused while a stage builds its records (restored after each;
+    # not during extraction): it otherwise rescans them hundreds of times, a tenth of an update.
+    pause_gc: bool = True
 
 
 class GateRule(Section):

@@ -24,6 +24,7 @@ from graphgate.gates.community import measure_stability
 from graphgate.gates.context import write_stability
 from graphgate.gates.runner import GatesReport, chosen_baseline, judge_run
 from graphgate.index.communities import detect, relationship_edges
+from graphgate.index.pipeline import cycle_collector_paused
 from graphgate.index.workers import BackgroundProcess
 from graphgate.runs import Run, RunRegistry
 from graphgate.types import Entity, Relationship, from_table
@@ -41,16 +42,20 @@ def _warm() -> None:
     import graphgate.gates.runner  # noqa: F401
 
 
-def _measure_stability(workspace: str, run_id: str, settings: CommunitySettings, seed: int) -> None:
+def _measure_stability(
+    workspace: str, run_id: str, settings: CommunitySettings, seed: int, pause_gc: bool
+) -> None:
     """While the main process detects the run's partition, this one detects the same (same
     inputs, settings and seed) and the partitions under the other seeds; the record names
     the partition it compared, so the gate reads it only if the run's is that one."""
-    run = RunRegistry(Path(workspace)).get(run_id)
-    entities = from_table(run.read_artifact("entities"), Entity)
-    relationships = from_table(run.read_artifact("relationships"), Relationship)
-    chosen = detect([e.id for e in entities], relationship_edges(relationships), settings, seed)
-    stability = measure_stability(entities, relationships, chosen, settings, seed)
-    write_stability(run, stability, chosen)
+    with cycle_collector_paused(pause_gc):
+        run = RunRegistry(Path(workspace)).get(run_id)
+        entities = from_table(run.read_artifact("entities"), Entity)
+        relationships = from_table(run.read_artifact("relationships"), Relationship)
+        ids = [e.id for e in entities]
+        chosen = detect(ids, relationship_edges(relationships), settings, seed)
+        stability = measure_stability(entities, relationships, chosen, settings, seed)
+        write_stability(run, stability, chosen)
 
 
 def _judge(
@@ -60,11 +65,13 @@ def _judge(
     settings: GateSettings,
     spacy_model: str,
     synonyms: dict[str, str],
+    pause_gc: bool,
 ) -> GatesReport:
-    registry = RunRegistry(Path(workspace))
-    baseline = registry.get(baseline_id) if baseline_id else None
-    matcher = PredicateMatcher(spacy_model, synonyms)
-    return judge_run(registry, registry.get(run_id), settings, baseline, matcher)
+    with cycle_collector_paused(pause_gc):
+        registry = RunRegistry(Path(workspace))
+        baseline = registry.get(baseline_id) if baseline_id else None
+        matcher = PredicateMatcher(spacy_model, synonyms)
+        return judge_run(registry, registry.get(run_id), settings, baseline, matcher)
 
 
 class BackgroundGates:
@@ -133,6 +140,7 @@ class BackgroundGates:
                 self.run.run_id,
                 self.settings.communities,
                 self.settings.seed,
+                self.settings.runs.pause_gc,
             )
         elif finished == JUDGE_AFTER and self._started:
             self._pending = self._worker.submit(
@@ -143,6 +151,7 @@ class BackgroundGates:
                 self.settings.gates,
                 self.settings.extract.spacy_model,
                 dict(self.settings.eval.predicate_synonyms),
+                self.settings.runs.pause_gc,
             )
 
     def result(self) -> GatesReport | None:

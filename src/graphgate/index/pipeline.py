@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,9 @@ class Stage:
     fn: StageFn
     optional_inputs: tuple[str, ...] = ()
     check: StageCheck | None = None
+    # Runs with the cycle collector paused (``runs.pause_gc``): seconds of record building.
+    # Not a stage that may wait on a model for hours, whose failed calls leave cycles.
+    pause_gc: bool = True
 
 
 @dataclass(frozen=True)
@@ -116,7 +120,8 @@ class Pipeline:
             inputs = {name: self._input(ctx.run, tables, name, False) for name in stage.inputs}
             inputs |= {n: self._input(ctx.run, tables, n, True) for n in stage.optional_inputs}
             started = time.perf_counter()
-            output = stage.fn(ctx, inputs)
+            with cycle_collector_paused(ctx.settings.runs.pause_gc and stage.pause_gc):
+                output = stage.fn(ctx, inputs)
             seconds = time.perf_counter() - started
             for name, table in output.tables.items():
                 ctx.run.write_artifact(name, table)
@@ -138,6 +143,22 @@ class Pipeline:
         table = run.read_artifact(name)
         tables[name] = table
         return table
+
+
+@contextlib.contextmanager
+def cycle_collector_paused(pause: bool) -> Iterator[None]:
+    """A stage allocates records by the hundred thousand and keeps them: each allocation burst
+    triggers a collection that rescans the survivors (a tenth of an update's time). Reference
+    counting still frees what it drops; cycles wait until the stage ends. Process-wide, for
+    the seconds a stage takes; left as found when it was already off (the caller's choice)."""
+    if not pause or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def execute(pipeline: Pipeline, ctx: IndexContext) -> IndexReport:

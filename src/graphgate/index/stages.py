@@ -338,7 +338,12 @@ def graph_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
 _LOAD = Stage("load", (), ("documents",), load_stage)
 _CHUNK = Stage("chunk", ("documents",), ("chunks",), chunk_stage)
 _EXTRACT = Stage(
-    "extract", ("chunks",), ("mentions", "raw_relations"), extract_stage, check=check_extraction
+    "extract",
+    ("chunks",),
+    ("mentions", "raw_relations"),
+    extract_stage,
+    check=check_extraction,
+    pause_gc=False,  # an LLM extractor may run for hours
 )
 _RESOLVE = Stage(
     "resolve",
