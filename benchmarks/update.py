@@ -12,7 +12,8 @@
    compare the graph's counts with a full index of the corpus without them.
 
 Printed: each step's seconds and its share of the full index, when its run began answering
-(the pipeline's own time; gates and upkeep follow), the stages' reused counts, and
+(the pipeline's own time; gates and upkeep follow), the share of the machine's CPU time the
+host of a virtual machine took meanwhile (``steal`` in /proc/stat), the stages' reused counts, and
 whether the synced run's entities, edges and communities equal the full index's. With
 ``--backend falkordb`` every run is written to a FalkorDB server started from the wheel (an
 update copies its parent's graph and writes the difference).
@@ -27,7 +28,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from graphgate import Workspace
 from graphgate.index.pipeline import IndexReport
@@ -46,10 +47,29 @@ def _write(path: Path, rows: list[dict[str, object]]) -> Path:
     return path
 
 
-def _timed(fn: Callable[[], IndexReport]) -> tuple[IndexReport, float]:
+def _cpu_ticks() -> tuple[int, int]:
+    """(all, stolen) CPU ticks of the machine so far: on a virtual machine the host takes
+    ("steals") a share that varies by the minute, and with it every time measured here."""
+    stat = Path("/proc/stat")
+    if not stat.exists():
+        return 0, 0
+    fields = [int(x) for x in stat.read_text().split("\n", 1)[0].split()[1:]]
+    return sum(fields[:8]), fields[7] if len(fields) > 7 else 0
+
+
+class Step(NamedTuple):
+    report: IndexReport
+    seconds: float
+    stolen: float  # the share of the machine's CPU time the host took meanwhile
+
+
+def _timed(fn: Callable[[], IndexReport]) -> Step:
+    ticks, stolen = _cpu_ticks()
     started = time.perf_counter()
     report = fn()
-    return report, time.perf_counter() - started
+    seconds = time.perf_counter() - started
+    ticks_after, stolen_after = _cpu_ticks()
+    return Step(report, seconds, (stolen_after - stolen) / max(ticks_after - ticks, 1))
 
 
 def _stages(report: IndexReport) -> str:
@@ -91,35 +111,33 @@ def _measure(args: argparse.Namespace, out: Path, store: dict[str, Any]) -> None
     base = _write(out / "base.jsonl", rows[: args.base])
     removed = rows[len(rows) // 2]
     back = _write(out / "back.jsonl", [removed])
-    results: list[tuple[str, float, IndexReport]] = []
+    results: list[tuple[str, Step]] = []
     with Workspace(out / "full", **store) as ws:
-        report, full_s = _timed(lambda: ws.index(whole))
-        results.append((f"full index ({len(rows)} docs)", full_s, report))
+        full = _timed(lambda: ws.index(whole))
+        results.append((f"full index ({len(rows)} docs)", full))
         full_run = ws.runs.current()
     with Workspace(out / "live", **store) as ws:
-        report, seconds = _timed(lambda: ws.index(base))
-        results.append((f"index first {args.base}", seconds, report))
-        report, seconds = _timed(lambda: ws.index(whole))
-        results.append((f"sync to {len(rows)} (+{len(rows) - args.base})", seconds, report))
+        results.append((f"index first {args.base}", _timed(lambda: ws.index(base))))
+        results.append(
+            (f"sync to {len(rows)} (+{len(rows) - args.base})", _timed(lambda: ws.index(whole)))
+        )
         synced = ws.runs.current()
         same = {
             name: synced.read_artifact(name).equals(full_run.read_artifact(name))
             for name in ("entities", "relationships", "communities", "community_reports")
         }
-        report, seconds = _timed(lambda: ws.delete([str(removed["id"])]))
-        results.append(("delete 1 document", seconds, report))
-        report, seconds = _timed(lambda: ws.add([back]))
-        results.append(("add it back", seconds, report))
+        results.append(("delete 1 document", _timed(lambda: ws.delete([str(removed["id"])]))))
+        results.append(("add it back", _timed(lambda: ws.add([back]))))
         if args.testset is not None:
             gone_check = _delete_gold(ws, args.testset, rows, out)
     # "answers after": the pipeline's time, when the new run becomes current and is queried;
     # the rest of "seconds" is its gates (judged alongside the store on a large run) and upkeep.
-    print("| step | seconds | share of full index | answers after | stages |")
-    print("|---|---|---|---|---|")
-    for step, seconds, report in results:
+    print("| step | seconds | share of full index | answers after | CPU stolen | stages |")
+    print("|---|---|---|---|---|---|")
+    for name, step in results:
         print(
-            f"| {step} | {seconds:.2f} | {seconds / full_s:.1%} | {report.seconds:.2f} | "
-            f"{_stages(report)} |"
+            f"| {name} | {step.seconds:.2f} | {step.seconds / full.seconds:.1%} | "
+            f"{step.report.seconds:.2f} | {step.stolen:.0%} | {_stages(step.report)} |"
         )
     print(f"\nsynced run equals the full index: {same}")
     if args.testset is not None:

@@ -5,9 +5,10 @@ artifacts, every one written before the graph stage, and the store is written fr
 tables. With a second core the gates then cost an index or an update little more than the
 store already does. The worker starts when resolution begins, so its imports overlap the
 stages before the store. It measures the partition's stability across seeds (the community
-gate's slowest part) as soon as the graph is resolved, detecting the run's partition itself
-while the main process does the same, so that the gates can start as soon as the reports
-are written. Small runs (``gates.background_from_chunks``) judge their gates afterwards.
+gate's slowest part) once the graph is resolved and its entities embedded, detecting the
+run's partition itself while the main process does the same, so that the gates can start
+as soon as the reports are written. Small runs (``gates.background_from_chunks``) judge
+their gates afterwards.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from graphgate.runs import Run, RunRegistry
 from graphgate.types import Entity, Relationship, from_table
 
 START_AT = "resolve"  # the first stage after the embedders, which use every core
-STABILITY_AFTER = "resolve"  # the graph is written: its partition's stability is measured
+# The graph is written and the embedder (every core) is done: the partition's stability.
+STABILITY_AFTER = "embed_entities"
 JUDGE_AFTER = "summarize"  # the last artifact the gates read is written: they are judged
 
 

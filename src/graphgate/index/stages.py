@@ -389,8 +389,8 @@ PIPELINES: dict[str, Pipeline] = {
             _EXTRACT,
             _EMBED_CHUNKS,
             _RESOLVE,
+            _EMBED_ENTITIES,  # before conflicts: the gate worker starts its work after it
             _CONFLICTS,
-            _EMBED_ENTITIES,
             _COMMUNITIES,
             _SUMMARIZE,
             _EMBED_COMMUNITIES,
