@@ -364,7 +364,7 @@ class RunSettings(Section):
     # None keeps every run; `graphgate runs prune` also removes interrupted and failed runs.
     keep: int | None = Field(None, ge=1)
     # Python's cycle collector paused while a stage builds its records (restored after each;
-    # not during extraction): it otherwise rescans them hundreds of times, a tenth of an update.
+    # not while chunks are extracted or embedded): else it rescans them hundreds of times.
     pause_gc: bool = True
 
 

@@ -69,7 +69,7 @@ class Stage:
     optional_inputs: tuple[str, ...] = ()
     check: StageCheck | None = None
     # Runs with the cycle collector paused (``runs.pause_gc``): seconds of record building.
-    # Not a stage that may wait on a model for hours, whose failed calls leave cycles.
+    # Not a stage that may wait on a remote model for hours (failed calls leave cycles).
     pause_gc: bool = True
 
 

@@ -343,7 +343,7 @@ _EXTRACT = Stage(
     ("mentions", "raw_relations"),
     extract_stage,
     check=check_extraction,
-    pause_gc=False,  # an LLM extractor may run for hours
+    pause_gc=False,  # an LLM extractor may take hours
 )
 _RESOLVE = Stage(
     "resolve",
@@ -352,7 +352,11 @@ _RESOLVE = Stage(
     resolve_stage,
 )
 _EMBED_CHUNKS = Stage(
-    "embed_chunks", ("chunks", "documents"), ("chunk_vectors",), embed_chunks_stage
+    "embed_chunks",
+    ("chunks", "documents"),
+    ("chunk_vectors",),
+    embed_chunks_stage,
+    pause_gc=False,  # a remote embedder may take hours over a large corpus
 )
 _EMBED_ENTITIES = Stage(
     "embed_entities",

@@ -1,8 +1,10 @@
 """Worker processes that end with the process that started them, even on ``kill -9``.
 
 A killed indexer must not leave parser processes behind (each holds a spaCy model, ~170 MB).
-Each worker asks the kernel for SIGKILL when its parent dies (Linux ``PR_SET_PDEATHSIG``) and,
-where that is not available, watches its parent id and exits when it changes.
+Each worker watches its parent id and exits within half a second of it changing. A worker that
+never outlives the thread that started it (a serving process) also asks the kernel for SIGKILL
+when its parent dies (Linux ``PR_SET_PDEATHSIG``); the pools here are kept between a server's
+jobs, whose threads end, and the kernel's signal comes with the starting *thread*'s end.
 """
 
 from __future__ import annotations
@@ -46,13 +48,8 @@ def die_with_parent(parent: int, signal_on_thread_exit: bool = True) -> None:
     threading.Thread(target=watch, name="graphgate-parent-watch", daemon=True).start()
 
 
-def _start_worker(
-    parent: int,
-    setup: Callable[..., None] | None,
-    args: tuple[Any, ...],
-    signal_on_thread_exit: bool = True,
-) -> None:
-    die_with_parent(parent, signal_on_thread_exit)
+def _start_worker(parent: int, setup: Callable[..., None] | None, args: tuple[Any, ...]) -> None:
+    die_with_parent(parent, signal_on_thread_exit=False)  # a pool outlives its starting thread
     if setup is not None:
         setup(*args)
 
@@ -93,7 +90,7 @@ class WarmPool:
             self._pool = context.Pool(
                 self.processes,
                 initializer=_start_worker,
-                initargs=(os.getpid(), self.setup, self.setup_args, False),
+                initargs=(os.getpid(), self.setup, self.setup_args),
             )
         yield from self._pool.imap(fn, items)
 
@@ -123,7 +120,7 @@ class BackgroundProcess:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
             self._pool = context.Pool(
-                1, initializer=_start_worker, initargs=(os.getpid(), self.setup, (), False)
+                1, initializer=_start_worker, initargs=(os.getpid(), self.setup, ())
             )
             self._pid = self._pool.apply_async(os.getpid)
 
