@@ -50,3 +50,7 @@ class StoreUnavailableError(GraphgateError):
 
 class QueryTimeoutError(InputError):
     """A query ran past its time limit and was stopped (nothing was changed)."""
+
+
+class WorkerDiedError(GraphgateError):
+    """A worker process died during a run (killed, out of memory): the run fails cleanly."""

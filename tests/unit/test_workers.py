@@ -92,3 +92,24 @@ def test_warm_pool_keeps_its_workers_between_calls() -> None:
     while time.time() < deadline and any(alive(pid) for pid in first):
         time.sleep(0.1)
     assert not any(alive(pid) for pid in first)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_warm_pool_reports_a_worker_that_died_instead_of_waiting() -> None:
+    from graphgate.errors import WorkerDiedError
+
+    pool = WarmPool(2)
+    try:
+        assert list(pool.map(abs, [-1, -2])) == [1, 2]
+        victim = pool.pids()[0]
+        results = pool.map(time.sleep, [60, 60, 60])
+        killer = threading.Timer(0.5, os.kill, (victim, signal.SIGKILL))
+        killer.start()
+        started = time.monotonic()
+        with pytest.raises(WorkerDiedError, match="ended before finishing"):
+            list(results)
+        assert time.monotonic() - started < 10
+        assert not pool.warm  # ended: the next call starts fresh workers
+        assert list(pool.map(abs, [-3])) == [3]
+    finally:
+        pool.close()

@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.pool import AsyncResult, Pool
 from typing import Any, TypeVar
 
+from graphgate.errors import WorkerDiedError
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -83,8 +85,10 @@ class WarmPool:
     def warm(self) -> bool:
         return self._pool is not None
 
-    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
-        """``map(fn, items)`` over the workers, results in input order."""
+    def map(self, fn: Callable[[T], R], items: Iterable[T], poll_s: float = 0.5) -> Iterator[R]:
+        """``map(fn, items)`` over the workers, results in input order. A worker that dies
+        meanwhile (killed, out of memory) takes its job with it and a pool never answers a
+        lost job: the pool is ended and :class:`WorkerDiedError` raised instead of waiting."""
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
             self._pool = context.Pool(
@@ -92,11 +96,28 @@ class WarmPool:
                 initializer=_start_worker,
                 initargs=(os.getpid(), self.setup, self.setup_args),
             )
-        yield from self._pool.imap(fn, items)
+        workers = [p for p in self._processes() if p.exitcode is None]
+        results = self._pool.imap(fn, items)
+        while True:
+            try:
+                yield results.next(timeout=poll_s)
+            except StopIteration:
+                return
+            except multiprocessing.TimeoutError:
+                if any(p.exitcode is not None for p in workers):
+                    self.close()
+                    raise WorkerDiedError(
+                        "a worker process ended before finishing its share (killed, or out of "
+                        "memory); nothing was changed",
+                        "run it again; with little memory, set extract.processes = 1",
+                    ) from None
+
+    def _processes(self) -> list[Any]:
+        return list(getattr(self._pool, "_pool", []))  # multiprocessing keeps them here
 
     def pids(self) -> list[int]:
         """The workers' process ids (none before the first :meth:`map`)."""
-        return [p.pid for p in getattr(self._pool, "_pool", [])]
+        return [p.pid for p in self._processes()]
 
     def close(self) -> None:
         if self._pool is not None:
