@@ -56,6 +56,17 @@ def _start_worker(parent: int, setup: Callable[..., None] | None, args: tuple[An
         setup(*args)
 
 
+def _live_workers(pool: Pool | None) -> list[Any]:
+    """The pool's worker processes that are alive now (multiprocessing keeps them in
+    ``_pool``). A pool never answers a job lost with its worker, so a caller keeps the workers
+    its job may run on and stops waiting when one of them has died."""
+    return [p for p in getattr(pool, "_pool", []) if p.exitcode is None]
+
+
+def _any_died(workers: list[Any]) -> bool:
+    return any(p.exitcode is not None for p in workers)
+
+
 class WarmPool:
     """``processes`` workers, each set up once (a spaCy model takes two seconds to import and
     load) and kept between calls of :meth:`map`, so an update of an open workspace (a
@@ -96,7 +107,7 @@ class WarmPool:
                 initializer=_start_worker,
                 initargs=(os.getpid(), self.setup, self.setup_args),
             )
-        workers = [p for p in self._processes() if p.exitcode is None]
+        workers = _live_workers(self._pool)
         results = self._pool.imap(fn, items)
         while True:
             try:
@@ -104,7 +115,7 @@ class WarmPool:
             except StopIteration:
                 return
             except multiprocessing.TimeoutError:
-                if any(p.exitcode is not None for p in workers):
+                if _any_died(workers):
                     self.close()
                     raise WorkerDiedError(
                         "a worker process ended before finishing its share (killed, or out of "
@@ -112,12 +123,9 @@ class WarmPool:
                         "run it again; with little memory, set extract.processes = 1",
                     ) from None
 
-    def _processes(self) -> list[Any]:
-        return list(getattr(self._pool, "_pool", []))  # multiprocessing keeps them here
-
     def pids(self) -> list[int]:
         """The workers' process ids (none before the first :meth:`map`)."""
-        return [p.pid for p in self._processes()]
+        return [p.pid for p in _live_workers(self._pool)]
 
     def close(self) -> None:
         if self._pool is not None:
@@ -135,7 +143,7 @@ class BackgroundProcess:
     def __init__(self, setup: Callable[..., None] | None = None) -> None:
         self.setup = setup
         self._pool: Pool | None = None
-        self._pid: AsyncResult[int] | None = None  # the worker's, learnt by its first job
+        self._workers: list[Any] = []  # the worker the jobs submitted last may run on
 
     def start(self) -> None:
         if self._pool is None:
@@ -143,12 +151,12 @@ class BackgroundProcess:
             self._pool = context.Pool(
                 1, initializer=_start_worker, initargs=(os.getpid(), self.setup, ())
             )
-            self._pid = self._pool.apply_async(os.getpid)
 
     def submit(self, fn: Callable[..., R], *args: Any) -> AsyncResult[R]:
         """``fn(*args)`` in the worker; ``fn`` is a module-level function."""
         self.start()
         assert self._pool is not None
+        self._workers = _live_workers(self._pool) or self._workers
         return self._pool.apply_async(fn, args)
 
     def wait(self, result: AsyncResult[R], poll_s: float = 0.5) -> R | None:
@@ -157,21 +165,14 @@ class BackgroundProcess:
         does the work itself instead of waiting for ever."""
         while not result.ready():
             result.wait(poll_s)
-            if not result.ready() and not self._worker_alive():
+            if not result.ready() and _any_died(self._workers):
+                self._workers = []  # the pool's replacement is taken at the next submit
                 return None
         return result.get()
-
-    def _worker_alive(self) -> bool:
-        if self._pool is None or self._pid is None or not self._pid.ready():
-            return True  # still starting: its first job answers once it is up
-        if self._pid.get() in {p.pid for p in multiprocessing.active_children()}:
-            return True
-        self._pid = self._pool.apply_async(os.getpid)  # the pool's replacement, for next time
-        return False
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.terminate()
             self._pool.join()
             self._pool = None
-            self._pid = None
+            self._workers = []
