@@ -8,6 +8,7 @@ import secrets
 import shutil
 import socket
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
@@ -162,13 +163,14 @@ class Run:
         cls = ARTIFACTS.get(name)
         return SCHEMAS[cls].empty_table() if cls else pa.table({"id": pa.array([], pa.string())})
 
-    def read_artifact(self, name: str) -> pa.Table:
+    def read_artifact(self, name: str, columns: Sequence[str] | None = None) -> pa.Table:
+        """The artifact's table (only ``columns``, in that order, when given)."""
         path = self.artifact_path(name)
         if not path.exists():
             raise IndexMissingError(
                 f"run {self.run_id} has no artifact {name!r}", "re-run the stage that writes it"
             )
-        return pq.read_table(path)
+        return pq.read_table(path, columns=list(columns) if columns is not None else None)
 
     def manifest(self) -> dict[str, Any]:
         path = self.manifest_path

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from graphgate.background import BackgroundWork
 from graphgate.config import Settings
 from graphgate.config_sources import load_settings, setting_sources
 from graphgate.embed import Embedder, build_embedder
@@ -19,7 +20,6 @@ from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.records import EvalRecord
 from graphgate.evaluate.run import EvalOutcome
 from graphgate.gates import runner as gating
-from graphgate.gates.background import BackgroundGates
 from graphgate.gates.context import read_gold_triples, write_gold_triples
 from graphgate.gates.runner import GatesReport
 from graphgate.index.cache import ContentCache
@@ -129,7 +129,7 @@ class Workspace:
 
     def _gate_worker(self) -> BackgroundProcess:
         if self._gates_process is None:
-            self._gates_process = BackgroundGates.worker()
+            self._gates_process = BackgroundWork.worker()
         return self._gates_process
 
     def llm_usage(self) -> dict[str, Any] | None:
@@ -266,8 +266,10 @@ class Workspace:
             self.content_cache(),
             not full,
         )
-        background = BackgroundGates.for_run(self.runs, run, self.settings, self._gate_worker)
-        ctx.before_stage = background.before_stage if background else None
+        background = BackgroundWork.for_run(self.runs, run, self.settings, self._gate_worker)
+        if background is not None:
+            ctx.before_stage = background.before_stage
+            ctx.built_ahead = background.built_ahead
         try:
             report = execute(PIPELINES[pipeline], ctx)
         except ExtractionFailedError:

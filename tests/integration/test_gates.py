@@ -249,7 +249,7 @@ def test_gates_judged_in_the_background_equal_gates_judged_after(
 
 
 def test_small_runs_judge_their_gates_afterwards(small_workspace_path: Path) -> None:
-    from graphgate.gates.background import BackgroundGates
+    from graphgate.background import BackgroundWork
 
     with Workspace(small_workspace_path) as ws:
         run = ws.runs.current()
@@ -257,10 +257,10 @@ def test_small_runs_judge_their_gates_afterwards(small_workspace_path: Path) -> 
         assert rows == run.read_artifact("chunks").num_rows
         big = ws.settings.model_copy(deep=True)
         big.gates.background_from_chunks = rows + 1
-        worker = BackgroundGates.worker()
-        assert not BackgroundGates(ws.runs, run, big, None, worker).wanted()
+        worker = BackgroundWork.worker()
+        assert not BackgroundWork(ws.runs, run, big, None, worker).wanted()
         big.gates.background_from_chunks = rows
-        assert BackgroundGates(ws.runs, run, big, None, worker).wanted()
+        assert BackgroundWork(ws.runs, run, big, None, worker).wanted()
 
 
 def test_stability_measured_ahead_is_read_only_for_the_artifacts_it_measured(

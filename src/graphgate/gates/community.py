@@ -11,9 +11,9 @@ from typing import Any
 from graphgate.config import CommunitySettings
 from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext
-from graphgate.index.communities import leaf_partition, relationship_edges
+from graphgate.index.communities import Edge, leaf_partition, relationship_edges
 from graphgate.index.communities import stability as seed_stability
-from graphgate.types import Community, Entity, Relationship
+from graphgate.types import Community
 
 
 def null_model_modularity(degrees: list[int], seed: int) -> float | None:
@@ -37,20 +37,21 @@ def null_model_modularity(degrees: list[int], seed: int) -> float | None:
 
 
 def measure_stability(
-    entities: Sequence[Entity],
-    relationships: Sequence[Relationship],
+    entity_ids: Sequence[str],
+    edges: Sequence[Edge],
     communities: Sequence[Community],
     settings: CommunitySettings,
     seed: int,
 ) -> dict[str, Any]:
     """Leiden rerun under ``stability_seeds`` seeds with the run's own settings, compared with
-    the run's partition (the inputs the communities stage detected it from). Every entity of a
-    run is in its partition; a context assembled otherwise (a test's, a hand-edited run's) is
-    measured on the entities the partition places."""
+    the run's partition (the inputs the communities stage detected it from: the entity ids and
+    :func:`~graphgate.index.communities.undirected_edges`). Every entity of a run is in its
+    partition; a context assembled otherwise (a test's, a hand-edited run's) is measured on the
+    entities the partition places."""
     placed = {m for c in communities for m in c.members}
-    ids = [e.id for e in entities if e.id in placed]
-    edges = [e for e in relationship_edges(relationships) if {e[0], e[1]} <= placed]
-    return seed_stability(ids, edges, settings, seed, communities)
+    ids = [e for e in entity_ids if e in placed]
+    kept = [e for e in edges if e[0] in placed and e[1] in placed]
+    return seed_stability(ids, kept, settings, seed, communities)
 
 
 class CommunityGate:
@@ -81,7 +82,11 @@ class CommunityGate:
         if not ctx.communities or ctx.community_settings is None:
             return None
         return measure_stability(
-            ctx.entities, ctx.relationships, ctx.communities, ctx.community_settings, ctx.seed
+            [e.id for e in ctx.entities],
+            relationship_edges(ctx.relationships),
+            ctx.communities,
+            ctx.community_settings,
+            ctx.seed,
         )
 
     @staticmethod

@@ -35,9 +35,10 @@ def undirected_edges(
     the relationships' columns."""
     pairs: dict[tuple[str, str], float] = defaultdict(float)
     for source, target, weight in zip(sources, targets, weights, strict=True):
-        a, b = sorted((source, target))
-        if a != b:
-            pairs[(a, b)] += weight
+        if source < target:
+            pairs[(source, target)] += weight
+        elif target < source:
+            pairs[(target, source)] += weight
     return [(a, b, w) for (a, b), w in sorted(pairs.items())]
 
 

@@ -46,6 +46,9 @@ class IndexContext:
     reuse: bool = True
     # Told each stage's name before it runs (work that overlaps the stages starts from it).
     before_stage: Callable[[str], None] | None = None
+    # Whether the store's keyword index of a kind ("chunk", "entity") was built ahead by
+    # that work (waiting for it); False: the graph stage builds it (store/build.py).
+    built_ahead: Callable[[str], bool] = field(default=lambda kind: False)
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ from graphgate.types import (
     RawRelation,
     Relationship,
     claims_from_json,
+    column_values,
     dicts_to_table,
     from_table,
     to_table,
@@ -278,7 +279,7 @@ def embed_entities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> Stag
 def communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
     relationships = tables["relationships"]
     edges = undirected_edges(
-        *(relationships[c].to_pylist() for c in ("source_id", "target_id", "weight"))
+        *(column_values(relationships[c]) for c in ("source_id", "target_id", "weight"))
     )
     settings, seed = ctx.settings.communities, ctx.settings.seed
     ids = tables["entities"]["id"].to_pylist()
@@ -331,7 +332,7 @@ def embed_communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> S
 
 
 def graph_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
-    counts = write_run_store(ctx.run, ctx.settings, tables, incremental=ctx.reuse)
+    counts = write_run_store(ctx.run, ctx.settings, tables, ctx.reuse, ctx.built_ahead)
     return StageOutput({}, {"store_counts": counts, "backend": ctx.settings.store.backend})
 
 

@@ -13,7 +13,7 @@ from graphgate.config import Settings, StoreSettings
 from graphgate.errors import StoreUnavailableError
 from graphgate.runs import COMPLETE, RUNNING, Run, RunRegistry
 from graphgate.store.base import GraphStore
-from graphgate.store.build import write_store
+from graphgate.store.build import BuiltAhead, nothing_built_ahead, write_store
 from graphgate.store.embedded import open_embedded_store
 
 EMBEDDED = "embedded"
@@ -41,16 +41,25 @@ def run_store(run: Run) -> dict[str, Any]:
 
 
 def write_run_store(
-    run: Run, settings: Settings, tables: dict[str, pa.Table], incremental: bool = True
+    run: Run,
+    settings: Settings,
+    tables: dict[str, pa.Table],
+    incremental: bool = True,
+    built_ahead: BuiltAhead = nothing_built_ahead,
 ) -> dict[str, int]:
     """The graph stage's work: the run's tables into the configured store; its counts. On a
     server, an update (``incremental``, a parent run whose graph is there) copies the parent's
-    graph and writes only what differs."""
+    graph and writes only what differs. The embedded store keeps the keyword indexes
+    ``built_ahead`` reports built in its folder."""
     if settings.store.backend == FALKORDB:
         return _write_server_graph(run, settings, tables, incremental)
     run.update_manifest(store={"backend": EMBEDDED})
     return write_store(
-        run.store_dir, tables, settings.vectors.exact_below, settings.chunk.context_fields
+        run.store_dir,
+        tables,
+        settings.vectors.exact_below,
+        settings.chunk.context_fields,
+        built_ahead,
     )
 
 

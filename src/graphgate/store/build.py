@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -20,6 +20,16 @@ from graphgate.types import (
     GraphTable,
     vectors_from_table,
 )
+
+# Keyword indexes a second process may build ahead of the graph stage, named by kind.
+KEYWORD_AHEAD = {"chunk": ("chunks", "documents"), "entity": ("entities",)}
+# Told a kind of KEYWORD_AHEAD, whether its index is already built in the run's store folder
+# (it waits for the work in progress); False: the graph stage builds it.
+BuiltAhead = Callable[[str], bool]
+
+
+def nothing_built_ahead(kind: str) -> bool:
+    return False
 
 
 def entity_search_text(
@@ -41,12 +51,15 @@ def write_store(
     tables: dict[str, pa.Table],
     exact_below: int,
     context_fields: Sequence[str] = (),
+    built_ahead: BuiltAhead = nothing_built_ahead,
 ) -> dict[str, int]:
     store = LadybugGraphStore(folder)
     # The search indexes need none of the graph: they are built while the database copies
     # (which runs in native code, outside the GIL), in about half the time of one after the other.
     searching = ThreadPoolExecutor(1, thread_name_prefix="graphgate-search-index")
-    built = searching.submit(build_search_indexes, folder, tables, exact_below, context_fields)
+    built = searching.submit(
+        build_search_indexes, folder, tables, exact_below, context_fields, built_ahead
+    )
     try:
         store.upsert_nodes("Document", node_table(tables["documents"], GRAPH_TABLE["Document"]))
         chunks = tables["chunks"]
@@ -119,27 +132,22 @@ def build_search_indexes(
     tables: dict[str, pa.Table],
     exact_below: int,
     context_fields: Sequence[str] = (),
+    built_ahead: BuiltAhead = nothing_built_ahead,
 ) -> None:
     """Vector and keyword indexes beside the graph; also used to rebuild them when missing.
-    Chunks are keyword-indexed in their context, as they were embedded."""
+    A keyword index of :data:`KEYWORD_AHEAD` that ``built_ahead`` reports built is kept."""
     ids, matrix = vectors_from_table(tables["chunk_vectors"])
     build_vector_index(ids, matrix, folder / "vectors" / "chunk", exact_below)
-    chunks = tables["chunks"]
-    texts = chunk_search_texts(tables, context_fields)
-    build_text_index(chunks["id"].to_pylist(), texts, folder / "text" / "chunk")
-    entities = tables["entities"]
+    if not built_ahead("chunk"):
+        build_keyword_index(folder, "chunk", tables, context_fields)
     if "entity_vectors" in tables and tables["entity_vectors"].num_rows:
         ids, matrix = vectors_from_table(tables["entity_vectors"])
         build_vector_index(ids, matrix, folder / "vectors" / "entity", exact_below)
     if "entity_name_vectors" in tables and tables["entity_name_vectors"].num_rows:
         ids, matrix = vectors_from_table(tables["entity_name_vectors"])
         build_vector_index(ids, matrix, folder / "vectors" / "entity_name", exact_below)
-    texts = entity_search_text(
-        entities["name"].to_pylist(),
-        entities["aliases"].to_pylist(),
-        entities["description"].to_pylist(),
-    )
-    build_text_index(entities["id"].to_pylist(), texts, folder / "text" / "entity")
+    if not built_ahead("entity"):
+        build_keyword_index(folder, "entity", tables, context_fields)
     if "community_vectors" in tables and tables["community_vectors"].num_rows:
         ids, matrix = vectors_from_table(tables["community_vectors"])
         build_vector_index(ids, matrix, folder / "vectors" / "community", exact_below)
@@ -151,7 +159,29 @@ def build_search_indexes(
         )
 
 
-def chunk_search_texts(tables: dict[str, pa.Table], context_fields: Sequence[str]) -> list[str]:
+def build_keyword_index(
+    folder: Path, kind: str, tables: Mapping[str, pa.Table], context_fields: Sequence[str] = ()
+) -> None:
+    """The keyword index of chunks (from ``chunks`` and ``documents``: chunks are indexed in
+    their context, as they were embedded) or of entities (from ``entities``): the two that
+    can be built before the graph stage, as soon as those artifacts are written."""
+    if kind == "chunk":
+        ids = tables["chunks"]["id"].to_pylist()
+        texts = chunk_search_texts(tables, context_fields)
+    elif kind == "entity":
+        entities = tables["entities"]
+        ids = entities["id"].to_pylist()
+        texts = entity_search_text(
+            entities["name"].to_pylist(),
+            entities["aliases"].to_pylist(),
+            entities["description"].to_pylist(),
+        )
+    else:
+        raise ValueError(f"no keyword index of {kind!r} is built ahead")
+    build_text_index(ids, texts, folder / "text" / kind)
+
+
+def chunk_search_texts(tables: Mapping[str, pa.Table], context_fields: Sequence[str]) -> list[str]:
     """Chunks are keyword-indexed in their context (title, headers), as they were embedded."""
     chunks = tables["chunks"]
     headers = document_headers(tables["documents"].to_pylist(), context_fields)

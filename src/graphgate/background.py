@@ -1,14 +1,17 @@
-"""A run's gates judged in a second process while its graph store is written.
+"""A run's second process: its gates judged, and parts of its store built, while the main
+process runs the stages.
 
-On a large corpus both take seconds and neither needs the other: the gates read the run's
-artifacts, every one written before the graph stage, and the store is written from the same
-tables. With a second core the gates then cost an index or an update little more than the
-store already does. The worker starts when resolution begins, so its imports overlap the
-stages before the store. It measures the partition's stability across seeds (the community
-gate's slowest part) once the graph is resolved and its entities embedded, detecting the
-run's partition itself while the main process does the same, so that the gates can start
-as soon as the reports are written. Small runs (``gates.background_from_chunks``) judge
-their gates afterwards.
+On a large corpus the gates take seconds and need none of the store: they read the run's
+artifacts, every one written before the graph stage. With a second core they then cost an
+index or an update little more than writing the store already does. The worker starts when
+resolution begins, so its imports overlap the stages before the store. In stage order it
+builds the keyword index of chunks (their artifact is written: the worker is idle during
+resolution), then that of entities once they are resolved (pure Python under the GIL, so it
+would only slow the database writes it used to run beside), measures the partition's
+stability across seeds (the community gate's slowest part) once the entities are embedded,
+detecting the run's partition itself while the main process does the same, and judges the
+gates as soon as the reports are written. Small runs (``gates.background_from_chunks``) do
+all of it in the main process.
 """
 
 from __future__ import annotations
@@ -24,13 +27,16 @@ from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.gates.community import measure_stability
 from graphgate.gates.context import write_stability
 from graphgate.gates.runner import GatesReport, chosen_baseline, judge_run
-from graphgate.index.communities import detect, relationship_edges
+from graphgate.index.communities import detect, undirected_edges
 from graphgate.index.pipeline import cycle_collector_paused
 from graphgate.index.workers import BackgroundProcess
 from graphgate.runs import Run, RunRegistry
-from graphgate.types import Entity, Relationship, from_table
+from graphgate.store.backends import EMBEDDED
+from graphgate.store.build import KEYWORD_AHEAD, build_keyword_index
+from graphgate.types import column_values
 
 START_AT = "resolve"  # the first stage after the embedders, which use every core
+ENTITIES_AFTER = "resolve"  # the entities are written: their keyword index
 # The graph is written and the embedder (every core) is done: the partition's stability.
 STABILITY_AFTER = "embed_entities"
 JUDGE_AFTER = "summarize"  # the last artifact the gates read is written: they are judged
@@ -52,12 +58,20 @@ def _measure_stability(
     the partition it compared, so the gate reads it only if the run's is that one."""
     with cycle_collector_paused(pause_gc):
         run = RunRegistry(Path(workspace)).get(run_id)
-        entities = from_table(run.read_artifact("entities"), Entity)
-        relationships = from_table(run.read_artifact("relationships"), Relationship)
-        ids = [e.id for e in entities]
-        chosen = detect(ids, relationship_edges(relationships), settings, seed)
-        stability = measure_stability(entities, relationships, chosen, settings, seed)
+        ids = column_values(run.read_artifact("entities", ["id"])["id"])
+        relationships = run.read_artifact("relationships", ["source_id", "target_id", "weight"])
+        edges = undirected_edges(*(column_values(column) for column in relationships.columns))
+        chosen = detect(ids, edges, settings, seed)
+        stability = measure_stability(ids, edges, chosen, settings, seed)
         write_stability(run, stability, chosen)
+
+
+def _build_keyword_index(workspace: str, run_id: str, kind: str, fields: list[str]) -> bool:
+    with cycle_collector_paused(True):
+        run = RunRegistry(Path(workspace)).get(run_id)
+        tables = {name: run.read_artifact(name) for name in KEYWORD_AHEAD[kind]}
+        build_keyword_index(run.store_dir, kind, tables, fields)
+        return True
 
 
 def _judge(
@@ -76,10 +90,11 @@ def _judge(
         return judge_run(registry, registry.get(run_id), settings, baseline, matcher)
 
 
-class BackgroundGates:
-    """Told each stage as it starts (``IndexContext.before_stage``); :meth:`result` is the
-    judged report, or None when the run was too small (the caller judges it then). The worker
-    is the workspace's (:meth:`worker`), which closes it."""
+class BackgroundWork:
+    """Told each stage as it starts (``IndexContext.before_stage``); asked which keyword
+    indexes it built (``IndexContext.built_ahead``); :meth:`result` is the judged report, or
+    None when the run was too small (the caller judges it then). The worker is the
+    workspace's (:meth:`worker`), which closes it."""
 
     def __init__(
         self,
@@ -97,6 +112,7 @@ class BackgroundGates:
         self._started = False
         self._previous = ""
         self._pending: AsyncResult[GatesReport] | None = None
+        self._keyword: dict[str, AsyncResult[bool]] = {}
 
     @staticmethod
     def worker() -> BackgroundProcess:
@@ -111,7 +127,7 @@ class BackgroundGates:
         run: Run,
         settings: Settings,
         worker: Callable[[], BackgroundProcess],
-    ) -> BackgroundGates | None:
+    ) -> BackgroundWork | None:
         """None when gates do not run on index, or the set baseline cannot be judged against
         (the gates judged afterwards report that). ``worker`` gives the workspace's worker."""
         if not settings.gates.run_on_index:
@@ -134,6 +150,9 @@ class BackgroundGates:
         if name == START_AT and self.wanted():
             self._worker.start()
             self._started = True
+            self._build_ahead("chunk")
+        if finished == ENTITIES_AFTER and self._started:
+            self._build_ahead("entity")
         elif finished == STABILITY_AFTER and self._started:
             # Ahead of the gates, while the reports are written; the gates read it back.
             self._worker.submit(
@@ -155,6 +174,30 @@ class BackgroundGates:
                 dict(self.settings.eval.predicate_synonyms),
                 self.settings.runs.pause_gc,
             )
+
+    def _build_ahead(self, kind: str) -> None:
+        """Only for the embedded store, whose folder holds the keyword indexes."""
+        if self.settings.store.backend == EMBEDDED:
+            self._keyword[kind] = self._worker.submit(
+                _build_keyword_index,
+                str(self.registry.workspace),
+                self.run.run_id,
+                kind,
+                list(self.settings.chunk.context_fields),
+            )
+
+    def built_ahead(self, kind: str) -> bool:
+        """Whether the keyword index of ``kind`` is built in the run's store folder, waiting
+        for it. False when it was not asked for or did not finish (the worker died, or the
+        job failed): the graph stage then builds it, and any error is raised there."""
+        pending = self._keyword.get(kind)
+        if pending is None:
+            return False
+        try:
+            done = self._worker.wait(pending)
+        except Exception:  # built again in place, where the error surfaces with its stage
+            return False
+        return done is True
 
     def result(self) -> GatesReport | None:
         """None too when the worker died before answering: the caller judges the run then."""
