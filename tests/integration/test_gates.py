@@ -216,8 +216,13 @@ def test_gates_judged_in_the_background_equal_gates_judged_after(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A second process judges the gates while the store is written: the stored verdict is
-    the one judging the finished run gives, and the worker ends with the workspace."""
+    the one judging the finished run gives, and the worker ends with the workspace. It built
+    the keyword indexes of chunks and entities ahead: the files are those built in place."""
+    import filecmp
     import multiprocessing
+
+    from graphgate.background import BackgroundWork
+    from graphgate.store.build import build_search_indexes
 
     ws_path = tmp_path / "ws"
     shutil.copytree(small_workspace_path, ws_path)
@@ -231,10 +236,30 @@ def test_gates_judged_in_the_background_equal_gates_judged_after(
     def not_here(self: Workspace, *args: Any) -> GatesReport:
         raise AssertionError("the gates should have been judged in the background")
 
+    built_ahead = BackgroundWork.built_ahead
+    answered: dict[str, bool] = {}
+
+    def spied(self: BackgroundWork, kind: str) -> bool:
+        answered[kind] = built_ahead(self, kind)
+        return answered[kind]
+
+    monkeypatch.setattr(BackgroundWork, "built_ahead", spied)
     others = set(multiprocessing.active_children())  # a session fixture's parser workers
     with Workspace(ws_path, gates={"background_from_chunks": 0}) as ws:
         monkeypatch.setattr(Workspace, "gates", not_here)
         report = ws.index(small_corpus)
+        assert answered == {"chunk": True, "entity": True}
+        run = ws.runs.get(report.run_id)
+        artifacts = [p.stem for p in run.path.glob("*.parquet")]
+        tables = {name: run.read_artifact(name) for name in artifacts}
+        build_search_indexes(
+            tmp_path / "in_place", tables, 10_000, ws.settings.chunk.context_fields
+        )
+        for kind in ("chunk", "entity"):
+            here, ahead = tmp_path / "in_place" / "text" / kind, run.store_dir / "text" / kind
+            names = sorted(p.name for p in here.iterdir())
+            assert names == sorted(p.name for p in ahead.iterdir())
+            assert all(filecmp.cmp(here / n, ahead / n, shallow=False) for n in names)
         monkeypatch.setattr(Workspace, "gates", judge_after)
         run = ws.runs.get(report.run_id)
         stored = json.loads(run.gates_path.read_text())
