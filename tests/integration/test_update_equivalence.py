@@ -133,8 +133,17 @@ def test_updates_reuse_content_and_full_recomputes(tmp_path: Path) -> None:
         assert info["extract"]["reused"] == n - 1  # only the new document's chunk is extracted
         assert info["embed_chunks"]["reused"] == n - 1
         assert added.changes == {"added": ["d9"], "changed": [], "removed": [], "unchanged": 5}
+        # back to the first corpus: its graph again, every report taken from the cache
+        back = ws.delete(["d9"])
+        summarize = {s.name: s for s in back.stages}["summarize"]
+        assert summarize.info["reused"] == summarize.rows["community_reports"] > 0
+        assert ws.runs.current().read_artifact("community_reports").equals(
+            ws.runs.get(first.run_id).read_artifact("community_reports")
+        )
+        ws.add([_write(tmp_path / "b.jsonl", {"d9": corpus["d9"]})])
         full = ws.index(_write(tmp_path / "c.jsonl", corpus), full=True)
-        assert {s.name: s.info for s in full.stages}["extract"]["reused"] == 0
+        full_info = {s.name: s.info for s in full.stages}
+        assert full_info["extract"]["reused"] == 0 and full_info["summarize"]["reused"] == 0
         assert (
             ws.runs.current()
             .read_artifact("entities")

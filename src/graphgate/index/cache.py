@@ -9,15 +9,17 @@ LLM answers have their own cache (``llm_cache.sqlite``), keyed by the full reque
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from graphgate.embed.base import Embedder, Matrix
+from graphgate.types import CommunityReport
 
 # SQLite's default limit of host parameters in one statement is 999 on older builds.
 _BATCH = 500
@@ -140,3 +142,29 @@ def encode_extraction(
 def decode_extraction(value: bytes) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     data = json.loads(value.decode("utf-8"))
     return data["m"], data["r"]
+
+
+class CachedReports:
+    """Community reports by the key of their inputs (``summarize.ReportKeys``), kept with
+    their rating before it is scaled to the run's highest. ``read=False`` (a full rebuild)
+    makes every report again and stores it."""
+
+    def __init__(self, cache: ContentCache | None, read: bool = True) -> None:
+        self.cache = cache
+        self.read = read
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, CommunityReport]:
+        if self.cache is None or not self.read:
+            return {}
+        found = self.cache.get_many("reports", keys)
+        return {k: CommunityReport(**json.loads(v.decode("utf-8"))) for k, v in found.items()}
+
+    def put_many(self, reports: Mapping[str, CommunityReport]) -> None:
+        if self.cache is not None:
+            self.cache.put_many(
+                "reports",
+                (
+                    (key, json.dumps(dataclasses.asdict(r), ensure_ascii=False).encode("utf-8"))
+                    for key, r in reports.items()
+                ),
+            )

@@ -13,6 +13,7 @@ from graphgate.embed.base import Matrix, l2_normalise, mean_direction
 from graphgate.errors import ExtractionFailedError
 from graphgate.index.cache import (
     CachedEmbedder,
+    CachedReports,
     content_key,
     decode_extraction,
     encode_extraction,
@@ -292,7 +293,9 @@ def communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOu
 
 
 def summarize_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
-    summarizer: Any = CommunitySummarizer(ctx.settings.communities)
+    summarizer: Any = CommunitySummarizer(
+        ctx.settings.communities, CachedReports(ctx.cache, ctx.reuse)
+    )
     if ctx.settings.communities.summarizer == "llm":
         from graphgate.index.summarize_llm import LlmCommunitySummarizer
 
@@ -306,6 +309,7 @@ def summarize_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutp
     info = {
         "summarizer": ctx.settings.communities.summarizer,
         "failed_reports": getattr(summarizer, "failed", 0),
+        "reused": getattr(summarizer, "reused", 0),
     }
     return StageOutput({"community_reports": to_table(reports, CommunityReport)}, info)
 

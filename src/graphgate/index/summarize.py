@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from graphgate.config import CommunitySettings
+from graphgate.index.cache import content_key
 from graphgate.text import first_sentence, squash, terminated
 from graphgate.types import (
     COOCCURS,
@@ -48,9 +50,78 @@ class MemberRelations:
         return sorted(found, key=lambda r: r.id)
 
 
+# Part of every report's key: changed with what a report is made of, or how, so that reports
+# cached by an older version go unused.
+REPORT_VERSION = "extractive-1"
+_LIST = "\x1e"  # between a list's items inside one part of a key (content_key's are \x1f)
+
+
+class KnownReports(Protocol):
+    """Reports made before, by the key of their inputs (``index/cache.py``: CachedReports)."""
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, CommunityReport]: ...
+
+    def put_many(self, reports: Mapping[str, CommunityReport]) -> None: ...
+
+
+class ReportKeys:
+    """One key per community for everything its report is made of: the settings, its id
+    (its level and members), each member's record, the relations among them and the text of
+    every chunk those name. A chunk's text is keyed, not its id: an id names a span of a
+    document, which a changed document may fill with other words."""
+
+    def __init__(
+        self,
+        settings: CommunitySettings,
+        entities: Sequence[Entity],
+        relationships: Sequence[Relationship],
+        chunk_text: dict[str, str],
+    ) -> None:
+        self.settings = (
+            f"{REPORT_VERSION}/{settings.report_entities}/{settings.report_relationships}/"
+            f"{settings.report_sentences}"
+        )
+        # Each record hashed once, in one pass (a record is in a community per level).
+        text = {c: content_key(c, t) for c, t in chunk_text.items()}
+
+        def texts(chunk_ids: Sequence[str]) -> str:
+            return _LIST.join([text.get(c, "") for c in chunk_ids])
+
+        self._entities = {
+            e.id: content_key(
+                e.id,
+                e.name,
+                e.type,
+                e.description,
+                str(e.mention_count),
+                _LIST.join(e.doc_ids),
+                texts(e.chunk_ids),
+            )
+            for e in entities
+        }
+        self._relations = {
+            r.id: content_key(r.id, r.predicate, repr(r.weight), r.description, texts(r.chunk_ids))
+            for r in relationships
+        }
+
+    def of(self, community: Community, internal: Sequence[Relationship]) -> str:
+        return content_key(
+            self.settings,
+            community.id,
+            str(community.level),
+            _LIST.join([self._entities[m] for m in community.members]),
+            _LIST.join([self._relations[r.id] for r in internal]),
+        )
+
+
 class CommunitySummarizer:
-    def __init__(self, settings: CommunitySettings) -> None:
+    """``known`` reports are taken again for communities whose inputs are unchanged (after
+    an update, most of them); :attr:`reused` counts them."""
+
+    def __init__(self, settings: CommunitySettings, known: KnownReports | None = None) -> None:
         self.settings = settings
+        self.known = known
+        self.reused = 0
 
     def summarize(
         self,
@@ -62,12 +133,28 @@ class CommunitySummarizer:
         by_id = {e.id: e for e in entities}
         chunk_text = {c.id: squash(c.text) for c in chunks}
         relations = MemberRelations(relationships)
-        reports: list[CommunityReport] = []
-        for community in communities:
-            if community.size < self.settings.min_report_size:
+        todo = [
+            (c, relations.inside(c.members))
+            for c in communities
+            if c.size >= self.settings.min_report_size
+        ]
+        key_of: list[str] = []
+        if self.known:
+            keys = ReportKeys(self.settings, entities, relationships, chunk_text)
+            key_of = [keys.of(c, internal) for c, internal in todo]
+        found = self.known.get_many(key_of) if self.known else {}
+        reports: list[CommunityReport] = []  # with their ratings before scaling
+        fresh: dict[str, CommunityReport] = {}
+        for i, (community, internal) in enumerate(todo):
+            if key_of and key_of[i] in found:
+                reports.append(found[key_of[i]])
                 continue
-            internal = relations.inside(community.members)
             reports.append(self._report(community, by_id, internal, chunk_text))
+            if key_of:
+                fresh[key_of[i]] = reports[-1]
+        if self.known and fresh:
+            self.known.put_many(fresh)
+        self.reused = len(todo) - len(fresh) if self.known else 0
         top = max((r.rating for r in reports), default=0.0) or 1.0
         return [
             CommunityReport(**{**r.__dict__, "rating": round(10 * r.rating / top, 3)})
