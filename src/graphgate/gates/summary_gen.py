@@ -13,18 +13,19 @@ from graphgate.gates.context import GateContext
 from graphgate.index.summarize import MemberRelations, relation_sentence
 from graphgate.modes import DEFAULT_MODE
 from graphgate.text import claims_of, content_word_set
-from graphgate.types import CommunityReport, Entity, Relationship, claims_from_json
+from graphgate.types import Claim, CommunityReport, Entity, Relationship, claims_from_json
 
 # Sibling groups larger than this are compared on their highest-rated reports only.
 _MAX_SIBLINGS = 200
 
 
-def report_claims(report: CommunityReport) -> list[str]:
+def report_claims(report: CommunityReport) -> list[Claim]:
     """The claims the summarizer stored, then any sentence of the summary that is not one of
-    them (text added around the claims is judged too, never skipped)."""
-    stored = [c.text for c in claims_from_json(report.claims_json)]
-    known = set(stored)
-    return stored + [c for c in claims_of(report.summary) if c not in known]
+    them (text added around the claims is judged too, never skipped), as generated ones."""
+    stored = claims_from_json(report.claims_json)
+    known = {c.text for c in stored}
+    extra = [c for c in claims_of(report.summary) if c not in known]
+    return stored + [Claim(text, "generated", report.community_id) for text in extra]
 
 
 def _supported(words: set[str], sources: Iterable[set[str]]) -> bool:
@@ -33,9 +34,10 @@ def _supported(words: set[str], sources: Iterable[set[str]]) -> bool:
 
 class _ClaimSources:
     """What a report's claims may rest on: its chunks, the sentences of the relations among
-    its members and their descriptions. A claim is supported when any one covers it, so they
-    are offered in that order (chunks back most claims) and a relation's or an entity's words
-    are taken only when a claim gets that far, once per run (each is in a report per level)."""
+    its members and their descriptions. A claim is supported when any one covers it, so what
+    it cites comes first, then the rest in that order (chunks back most claims), and a
+    source's words are taken only when a claim gets that far, once per run (each is in a
+    report per level)."""
 
     def __init__(self, entities: dict[str, Entity], chunk_texts: dict[str, str]) -> None:
         self.entities = entities
@@ -45,28 +47,44 @@ class _ClaimSources:
         self.described: dict[str, set[str]] = {}
 
     def of(
-        self, chunk_ids: list[str], internal: list[Relationship], members: list[str]
+        self,
+        chunk_ids: list[str],
+        internal: list[Relationship],
+        members: list[str],
+        cited: Claim | None = None,
     ) -> Iterator[set[str]]:
+        """What a claim cites is offered first (the edge an edge claim states, the chunk
+        another names), when it is among these: it backs the claim most often, and the
+        words of the rest are then never needed."""
+        if cited is not None and cited.kind == "edge":
+            edge = next((r for r in internal if r.id == cited.ref), None)
+            if edge is not None:
+                yield self._stated(edge)
+        elif cited is not None and cited.chunk_id in chunk_ids:
+            chunk_ids = [cited.chunk_id, *chunk_ids]
         for c in chunk_ids:
             if c in self.chunk_texts:
                 if c not in self.chunk_words:
                     self.chunk_words[c] = content_word_set(self.chunk_texts[c])
                 yield self.chunk_words[c]
         for r in internal:
-            if r.id not in self.stated:
-                sentence = relation_sentence(
-                    self.entities[r.source_id].name,
-                    r.predicate,
-                    self.entities[r.target_id].name,
-                    r.weight,
-                )
-                self.stated[r.id] = content_word_set(sentence)
-            yield self.stated[r.id]
+            yield self._stated(r)
         for m in dict.fromkeys(members):
             if m in self.entities:
                 if m not in self.described:
                     self.described[m] = content_word_set(self.entities[m].description)
                 yield self.described[m]
+
+    def _stated(self, r: Relationship) -> set[str]:
+        if r.id not in self.stated:
+            sentence = relation_sentence(
+                self.entities[r.source_id].name,
+                r.predicate,
+                self.entities[r.target_id].name,
+                r.weight,
+            )
+            self.stated[r.id] = content_word_set(sentence)
+        return self.stated[r.id]
 
 
 class SummaryGate:
@@ -105,11 +123,11 @@ class SummaryGate:
                     / len(internal)
                 )
             for claim in report_claims(report):
-                found = sources.of(report.chunk_ids, internal, community.members)
-                if claim not in claim_words:
-                    claim_words[claim] = content_word_set(claim)
-                if not _supported(claim_words[claim], found):
-                    hallucinated.append({"community": report.community_id, "claim": claim})
+                found = sources.of(report.chunk_ids, internal, community.members, claim)
+                if claim.text not in claim_words:
+                    claim_words[claim.text] = content_word_set(claim.text)
+                if not _supported(claim_words[claim.text], found):
+                    hallucinated.append({"community": report.community_id, "claim": claim.text})
             words_of[report.community_id] = content_word_set(report.summary)
         metrics: dict[str, float | None] = {
             "reports": float(len(ctx.reports)),
