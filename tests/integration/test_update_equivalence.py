@@ -137,8 +137,10 @@ def test_updates_reuse_content_and_full_recomputes(tmp_path: Path) -> None:
         back = ws.delete(["d9"])
         summarize = {s.name: s for s in back.stages}["summarize"]
         assert summarize.info["reused"] == summarize.rows["community_reports"] > 0
-        assert ws.runs.current().read_artifact("community_reports").equals(
-            ws.runs.get(first.run_id).read_artifact("community_reports")
+        assert (
+            ws.runs.current()
+            .read_artifact("community_reports")
+            .equals(ws.runs.get(first.run_id).read_artifact("community_reports"))
         )
         ws.add([_write(tmp_path / "b.jsonl", {"d9": corpus["d9"]})])
         full = ws.index(_write(tmp_path / "c.jsonl", corpus), full=True)

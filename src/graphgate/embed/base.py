@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -37,3 +38,23 @@ def mean_direction(rows: Sequence[npt.NDArray[np.float32]], dimension: int) -> M
     mean: Matrix = np.mean(np.vstack(rows), axis=0).astype(np.float32)
     norm = float(np.linalg.norm(mean))
     return mean / norm if norm else mean
+
+
+def mean_directions(groups: Sequence[Sequence[int]], matrix: Matrix) -> Matrix:
+    """:func:`mean_direction` of many groups of ``matrix`` rows (given by index) at once,
+    instead of a call per group (thousands per update). A row depends only on its group's
+    rows, in order, so a group gets the same vector whatever the others are."""
+    out = np.zeros((len(groups), matrix.shape[1]), dtype=np.float32)
+    single = [i for i, g in enumerate(groups) if len(g) == 1]
+    if single:  # most groups (an entity seen in one chunk): the row is its own mean
+        out[single] = matrix[[groups[i][0] for i in single]]
+    several = [i for i, g in enumerate(groups) if len(g) > 1]
+    if several:
+        sizes = np.array([len(groups[i]) for i in several], dtype=np.int64)
+        rows = np.fromiter(itertools.chain.from_iterable(groups[i] for i in several), np.int64)
+        starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+        sums = np.add.reduceat(matrix[rows], starts, axis=0)
+        out[several] = sums / sizes[:, None].astype(np.float32)
+    filled = single + several
+    out[filled] = l2_normalise(out[filled])
+    return out

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from graphgate.config import ResolveSettings
-from graphgate.embed.base import mean_direction
+from graphgate.embed.base import mean_directions
 from graphgate.text import normalise_name
 from graphgate.types import Entity, Mention, RawRelation, Relationship
 
@@ -147,20 +147,19 @@ class EntityResolver:
             supersets = [k for k in supersets if not any(k != o and k in o for o in supersets)]
             if supersets:
                 candidates[key] = supersets
+        # Each name's context: the unit mean of the passages it occurs in, all at once.
+        needed = sorted({k for short, longs in candidates.items() for k in (short, *longs)})
+        chunk_ids = sorted(chunk_vectors)
+        row = {c: i for i, c in enumerate(chunk_ids)}
+        matrix = np.vstack([chunk_vectors[c] for c in chunk_ids]) if chunk_ids else None
         context: dict[str, npt.NDArray[np.float32]] = {}
-        dimension = len(next(iter(chunk_vectors.values())))
-
-        def context_of(key: str) -> npt.NDArray[np.float32]:
-            if key not in context:
-                chunks = sorted(groups[key].chunk_ids)
-                rows = [chunk_vectors[c] for c in chunks if c in chunk_vectors]
-                context[key] = mean_direction(rows, dimension)
-            return context[key]
-
+        if needed and matrix is not None:
+            rows = [[row[c] for c in sorted(groups[k].chunk_ids) if c in row] for k in needed]
+            context = dict(zip(needed, mean_directions(rows, matrix), strict=True))
         merges: list[tuple[str, str]] = []
         for short in sorted(candidates):
             longs = candidates[short]
-            sims = [float(context_of(short) @ context_of(k)) for k in longs]
+            sims = [float(context[short] @ context[k]) for k in longs]
             best = int(np.argmax(sims))
             runner_up = max((s for i, s in enumerate(sims) if i != best), default=-1.0)
             if sims[best] >= self.settings.similarity_threshold and sims[best] - runner_up >= 0.05:

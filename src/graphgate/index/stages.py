@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from graphgate.embed.base import Matrix, l2_normalise, mean_direction
+from graphgate.embed.base import Matrix, l2_normalise, mean_directions
 from graphgate.errors import ExtractionFailedError
 from graphgate.index.cache import (
     CachedEmbedder,
@@ -264,11 +264,10 @@ def embed_entities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> Stag
             [entities[i].name for i in named],
             ctx.settings.embed.entity_max_tokens,
         )
-    combined = np.zeros((len(entities), dim), dtype=np.float32)
-    for i, e in enumerate(entities):
-        context = mean_direction([matrix[row[c]] for c in e.chunk_ids if c in row], dim)
-        combined[i] = names[i] + context
-    table = vectors_table([e.id for e in entities], l2_normalise(combined))
+    contexts = mean_directions(
+        [[row[c] for c in e.chunk_ids if c in row] for e in entities], matrix
+    )
+    table = vectors_table([e.id for e in entities], l2_normalise(names + contexts))
     # The bare name vectors too: entity linking matches a question's mention against names.
     name_table = vectors_table([entities[i].id for i in named], names[named])
     return StageOutput(
@@ -325,12 +324,11 @@ def embed_communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> S
     else:
         ids, chunk_matrix = vectors_from_table(tables["chunk_vectors"])
         row = {cid: i for i, cid in enumerate(ids)}
-        dim = ctx.embedder.dimension
-        matrix = np.zeros((len(reports), dim), dtype=np.float32)
-        for i, r in enumerate(reports):
+        groups = []
+        for r in reports:
             rests_on = [c.chunk_id for c in claims_from_json(r.claims_json) if c.chunk_id]
-            chunks = [chunk_matrix[row[c]] for c in rests_on or r.chunk_ids if c in row]
-            matrix[i] = mean_direction(chunks, dim)
+            groups.append([row[c] for c in rests_on or r.chunk_ids if c in row])
+        matrix = mean_directions(groups, chunk_matrix)
     table = vectors_table([r.community_id for r in reports], matrix)
     return StageOutput({"community_vectors": table}, _embed_info(ctx))
 
