@@ -265,6 +265,7 @@ class Workspace:
             documents,
             self.content_cache(),
             not full,
+            parent=self.runs.current() if self.runs.current_id() is not None else None,
         )
         background = BackgroundWork.for_run(self.runs, run, self.settings, self._gate_worker)
         if background is not None:

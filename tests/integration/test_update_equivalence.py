@@ -168,3 +168,74 @@ def test_bad_updates_change_nothing(tmp_path: Path) -> None:
             ws.add([tmp_path / "missing.jsonl"])
         assert ws.runs.current_id() == current
         assert len(ws.list_runs()) == 1  # refused before any run was made
+
+
+SUCCESSION = {
+    "report-2012": (
+        "In 2012, Anna Berg became chief executive of Nordvik Shipping. Nordvik Shipping moved "
+        "its headquarters to Oslo.",
+        "2012-12-31",
+    ),
+    "report-2016": (
+        "In 2016, Olaf Lund succeeded Anna Berg as chief executive of Nordvik Shipping. "
+        "Berg joined the board of Halden Mining.",
+        "2016-12-31",
+    ),
+    "profile": (
+        "Anna Berg studied in Bergen. Olaf Lund worked for Halden Mining in Oslo.",
+        "2010-01-01",
+    ),
+}
+
+
+def _dated(path: Path, docs: dict[str, tuple[str, str]]) -> Path:
+    path.write_text(
+        "".join(
+            json.dumps({"id": i, "title": i, "text": t, "metadata": {"date": d}}) + "\n"
+            for i, (t, d) in sorted(docs.items())
+        )
+    )
+    return path
+
+
+def test_edges_kept_from_the_parent_equal_a_rebuild(tmp_path: Path) -> None:
+    """An update keeps the parent's edges no change reaches and makes the rest again: after a
+    succession is deleted (the earlier post reopens), added back (closed again), a report
+    re-dated (same text, a new observation date) and a short name's long form added, every
+    table equals a rebuild's, and some edges were kept each time."""
+    corpus = dict(SUCCESSION)
+    with Workspace(tmp_path / "live") as live:
+        live.index(_dated(tmp_path / "start.jsonl", corpus))
+        for step, change in enumerate(["delete", "add", "redate", "long name"]):
+            if change == "delete":
+                del corpus["report-2016"]
+                report = live.delete(["report-2016"])
+            elif change == "add":
+                corpus["report-2016"] = SUCCESSION["report-2016"]
+                new = {"report-2016": corpus["report-2016"]}
+                report = live.add([_dated(tmp_path / f"s{step}.jsonl", new)])
+            elif change == "redate":
+                corpus["profile"] = (corpus["profile"][0], "2011-06-30")
+                report = live.add(
+                    [_dated(tmp_path / f"s{step}.jsonl", {"profile": corpus["profile"]})]
+                )
+            else:
+                corpus["board"] = ("Anna Berg chaired the board of Halden Mining.", "2017-01-01")
+                report = live.add([_dated(tmp_path / f"s{step}.jsonl", {"board": corpus["board"]})])
+            resolve = {s.name: s for s in report.stages}["resolve"]
+            assert 0 < resolve.info["edges_kept"] <= resolve.rows["relationships"]
+            with Workspace(tmp_path / f"scratch{step}") as scratch:
+                scratch.index(_dated(tmp_path / f"final{step}.jsonl", corpus))
+                rebuilt = scratch.runs.current()
+            updated = live.runs.current()
+            for name in ("entities", "relationships", "communities", "community_reports"):
+                assert updated.read_artifact(name).equals(rebuilt.read_artifact(name)), (
+                    change,
+                    name,
+                )
+        held = {
+            (r["valid_from"], r["valid_to"])
+            for r in live.runs.current().read_artifact("relationships").to_pylist()
+            if r["predicate"] == "executive_of"
+        }
+        assert ("2012", "2016") in held  # closed by the succession, as a rebuild closes it

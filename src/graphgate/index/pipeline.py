@@ -44,6 +44,9 @@ class IndexContext:
     # Content caches (embeddings, offline extraction); reuse=False recomputes (and refreshes).
     cache: ContentCache | None = None
     reuse: bool = True
+    # The run an update starts from (the current one): resolution keeps its edges that no
+    # change reaches (index/resolve_update.py). None: a first index.
+    parent: Run | None = None
     # Told each stage's name before it runs (work that overlaps the stages starts from it).
     before_stage: Callable[[str], None] | None = None
     # Whether the store's keyword index of a kind ("chunk", "entity") was built ahead by

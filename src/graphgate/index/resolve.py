@@ -68,6 +68,7 @@ class Resolution:
     entities: list[Entity]
     relationships: list[Relationship]
     merged_by_embedding: int
+    key_to_id: dict[str, str]  # normalised name -> the id of the entity it resolved into
 
 
 class EntityResolver:
@@ -80,8 +81,10 @@ class EntityResolver:
         mentions: Sequence[Mention],
         relations: Sequence[RawRelation],
         chunk_vectors: Mapping[str, npt.NDArray[np.float32]] | None = None,
+        with_relationships: bool = True,
     ) -> Resolution:
-        """``chunk_vectors`` (chunk id -> embedding) enable the embedding merge of short names."""
+        """``chunk_vectors`` (chunk id -> embedding) enable the embedding merge of short names.
+        Without relationships, the caller makes them from :attr:`Resolution.key_to_id`."""
         groups = _group_mentions(mentions)
         parent = {key: key for key in groups}
         merged = 0
@@ -103,8 +106,12 @@ class EntityResolver:
             self._entity(entity_id(r), groups[r], members)
             for r, members in sorted(clusters.items())
         ]
-        relationships = _relationships(relations, key_to_id, self.description_sentences)
-        return Resolution(entities, relationships, merged)
+        relationships = (
+            relationships_of(relations, key_to_id, self.description_sentences)
+            if with_relationships
+            else []
+        )
+        return Resolution(entities, relationships, merged, key_to_id)
 
     def _entity(self, eid: str, head: _Group, members: list[_Group]) -> Entity:
         if len(members) == 1:  # most entities: one spelling group, nothing to merge
@@ -201,28 +208,47 @@ class _Acc:
         self.docs: set[str] = set()
 
 
-def _relationships(
-    relations: Sequence[RawRelation], key_to_id: dict[str, str], n_sentences: int
+# Changed with how raw relations become edges: an update keeps no row of a parent made by an
+# older version (index/resolve_update.py).
+EDGES_VERSION = "edges-1"
+# An edge: (source id, predicate, target id, valid_from, valid_to).
+EdgeKey = tuple[str, str, str, str | None, str | None]
+
+
+def edge_key(
+    r: RawRelation, key_to_id: Mapping[str, str], ids: dict[str, str | None]
+) -> EdgeKey | None:
+    """The edge a raw relation belongs to; None when a name resolves to no entity or both to
+    the same one. ``ids`` caches surface name -> entity id (names repeat across relations)."""
+    source = ids.get(r.source_name, "")
+    if source == "":
+        source = ids[r.source_name] = key_to_id.get(normalise_name(r.source_name))
+    target = ids.get(r.target_name, "")
+    if target == "":
+        target = ids[r.target_name] = key_to_id.get(normalise_name(r.target_name))
+    if source is None or target is None or source == target:
+        return None
+    if r.kind == "cooccurrence" and target < source:
+        source, target = target, source
+    return (source, r.predicate, target, r.valid_from, r.valid_to)
+
+
+def relationships_of(
+    relations: Sequence[RawRelation],
+    key_to_id: Mapping[str, str],
+    n_sentences: int,
+    only: set[EdgeKey] | None = None,
 ) -> list[Relationship]:
     """One edge per (source, predicate, target, time span): the same fact stated for two
-    different periods stays two edges, so time is never averaged away."""
+    different periods stays two edges, so time is never averaged away. With ``only``, just
+    those edges (each from every relation that belongs to it)."""
 
-    acc: dict[tuple[str, str, str, str | None, str | None], _Acc] = {}
-    ids: dict[str, str | None] = {}  # surface name -> entity id (names repeat across relations)
-
-    def entity_of(name: str) -> str | None:
-        if name not in ids:
-            ids[name] = key_to_id.get(normalise_name(name))
-        return ids[name]
-
+    acc: dict[EdgeKey, _Acc] = {}
+    ids: dict[str, str | None] = {}
     for r in relations:
-        source = entity_of(r.source_name)
-        target = entity_of(r.target_name)
-        if source is None or target is None or source == target:
+        key = edge_key(r, key_to_id, ids)
+        if key is None or (only is not None and key not in only):
             continue
-        if r.kind == "cooccurrence" and target < source:
-            source, target = target, source
-        key = (source, r.predicate, target, r.valid_from, r.valid_to)
         a = acc.get(key)
         if a is None:
             a = acc[key] = _Acc(r.kind)

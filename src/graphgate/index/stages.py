@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, replace
 from typing import Any
 
@@ -24,7 +25,8 @@ from graphgate.index.communities import detect, undirected_edges
 from graphgate.index.extract_base import Extraction
 from graphgate.index.load import CorpusLoader, versioned
 from graphgate.index.pipeline import IndexContext, Pipeline, Stage, StageOutput
-from graphgate.index.resolve import EntityResolver
+from graphgate.index.resolve import EDGES_VERSION, EntityResolver, relationships_of
+from graphgate.index.resolve_update import ParentEdges, changed_chunks, combined, update_edges
 from graphgate.index.summarize import CommunitySummarizer
 from graphgate.index.truth import (
     attribute_statements,
@@ -36,6 +38,7 @@ from graphgate.index.update import changes_between
 from graphgate.store.backends import STORE_OPTIONAL, STORE_REQUIRED, write_run_store
 from graphgate.text import document_headers, in_context
 from graphgate.types import (
+    SCHEMAS,
     Chunk,
     Community,
     CommunityReport,
@@ -164,23 +167,63 @@ def check_extraction(ctx: IndexContext, output: StageOutput) -> None:
 def resolve_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
     resolver = EntityResolver(ctx.settings.resolve, ctx.settings.extract.description_sentences)
     ids, matrix = vectors_from_table(tables["chunk_vectors"])
+    relations = from_table(tables["raw_relations"], RawRelation)
     result = resolver.resolve(
         from_table(tables["mentions"], Mention),
-        from_table(tables["raw_relations"], RawRelation),
+        relations,
         dict(zip(ids, matrix, strict=True)),
+        with_relationships=False,
     )
     chunks = tables["chunks"]
     dated = dict(zip(chunks["id"].to_pylist(), chunks["date"].to_pylist(), strict=True))
-    observed = [_observed(r, dated) for r in result.relationships]
-    relationships = supersede(observed, ctx.settings.truth.functional)
-    closed = sum(a is not b for a, b in zip(observed, relationships, strict=True))
+    functional = ctx.settings.truth.functional
+    n_sentences = ctx.settings.extract.description_sentences
+    edges = _edge_settings(ctx)
+    parent = _parent_edges(ctx, edges)
+    info: dict[str, Any] = {"merged_by_embedding": result.merged_by_embedding, "edges": edges}
+    if parent is None:
+        made = relationships_of(relations, result.key_to_id, n_sentences)
+        kept = None
+    else:
+        changed = changed_chunks(parent, chunks, tables["raw_relations"])
+        update = update_edges(parent, changed, relations, result.key_to_id, n_sentences, functional)
+        made, kept = update.remade, update.kept
+        info["edges_kept"] = kept.num_rows
+    observed = [_observed(r, dated) for r in made]
+    relationships = supersede(observed, functional)
+    info["superseded"] = sum(a is not b for a, b in zip(observed, relationships, strict=True))
+    table = to_table(relationships, Relationship)
     return StageOutput(
         {
             "entities": to_table(result.entities, Entity),
-            "relationships": to_table(relationships, Relationship),
+            "relationships": table if kept is None else combined(kept, table),
         },
-        {"merged_by_embedding": result.merged_by_embedding, "superseded": closed},
+        info,
     )
+
+
+def _edge_settings(ctx: IndexContext) -> str:
+    """What a run's edges depend on besides their inputs: a parent's rows are kept only if
+    it was made the same way (and by this version of the aggregation)."""
+    truth = json.dumps(dict(sorted(ctx.settings.truth.functional.items())))
+    return content_key(EDGES_VERSION, str(ctx.settings.extract.description_sentences), truth)
+
+
+def _parent_edges(ctx: IndexContext, edges: str) -> ParentEdges | None:
+    """The parent run's edges and what they were made from, when an update may keep them."""
+    parent = ctx.parent
+    if parent is None or not ctx.reuse:
+        return None
+    stages = {s["name"]: s for s in parent.manifest().get("stages", [])}
+    if stages.get("resolve", {}).get("info", {}).get("edges") != edges:
+        return None
+    names = ("chunks", "raw_relations", "entities", "relationships")
+    if not all(parent.has_artifact(n) for n in names):
+        return None
+    found = {n: parent.read_artifact(n) for n in names}
+    if not found["relationships"].schema.equals(SCHEMAS[Relationship]):
+        return None
+    return ParentEdges(**found)
 
 
 def _observed(r: Relationship, dated: dict[str, str | None]) -> Relationship:
