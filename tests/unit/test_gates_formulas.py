@@ -287,3 +287,23 @@ def test_summary_redundancy_is_each_reports_highest_sibling_jaccard() -> None:
     ctx = _ctx(entities=entities, communities=communities, reports=reports)
     # content words {alice, ride, bike} and {alice, ride, horse}: 2 shared of 4
     assert SummaryGate().measure(ctx).metrics["redundancy"] == 0.5
+
+
+def test_report_claims_are_the_stored_ones_unless_text_was_added() -> None:
+    """A claim may hold a sentence end ("Dr."): when the summary is the claims joined, the
+    stored claims are judged whole; text added around them is judged as claims of its own."""
+    from graphgate.gates.summary_gen import report_claims
+    from graphgate.types import Claim, claims_to_json
+
+    claims = [Claim("Dr. Ada Berg runs the clinic.", "chunk", "c1", "c1")]
+    report = CommunityReport(
+        "k1", 0, "Ada Berg", claims[0].text, [], [], 1.0, ["c1"], ["d1"], claims_to_json(claims)
+    )
+    assert report_claims(report) == claims
+    added = CommunityReport(**{**report.__dict__, "summary": report.summary + " She owns a ship."})
+    assert [c.text for c in report_claims(added)] == [
+        "Dr. Ada Berg runs the clinic.",
+        "Dr.",
+        "Ada Berg runs the clinic.",
+        "She owns a ship.",
+    ]

@@ -35,7 +35,6 @@ class IEGate:
     name = "ie"
 
     def measure(self, ctx: GateContext) -> GateResult:
-        names = {e.id: {canonical(n) for n in [e.name, *e.aliases]} for e in ctx.entities}
         types = {e.id: e.type for e in ctx.entities}
         facts = [r for r in ctx.relationships if r.predicate != COOCCURS]
         metrics: dict[str, float | None] = {
@@ -50,6 +49,7 @@ class IEGate:
             for key in GOLD_METRICS:
                 metrics[key] = None
             return GateResult(self.name, metrics, {"note": "no gold triples for this run"})
+        names = {e.id: {canonical(n) for n in [e.name, *e.aliases]} for e in ctx.entities}
         gold = [(canonical(h), canonical(r), canonical(t)) for h, r, t in ctx.gold_triples]
         predicted = [
             (names[r.source_id], canonical(r.predicate), names[r.target_id]) for r in facts
@@ -115,9 +115,10 @@ class IEGate:
     @staticmethod
     def _type_violations(ctx: GateContext, types: dict[str, str]) -> tuple[int, int]:
         schema = {canonical(k): v for k, v in ctx.settings.ie_schema.items()}
+        rules = {p: schema.get(canonical(p)) for p in {r.predicate for r in ctx.relationships}}
         violations = checked = 0
         for r in ctx.relationships:
-            allowed = schema.get(canonical(r.predicate))
+            allowed = rules[r.predicate]
             if allowed is None or r.predicate == COOCCURS:
                 continue
             checked += 1

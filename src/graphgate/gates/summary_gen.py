@@ -23,6 +23,8 @@ def report_claims(report: CommunityReport) -> list[Claim]:
     """The claims the summarizer stored, then any sentence of the summary that is not one of
     them (text added around the claims is judged too, never skipped), as generated ones."""
     stored = claims_from_json(report.claims_json)
+    if report.summary == " ".join(c.text for c in stored):
+        return stored  # the claims joined, nothing added (a claim may hold a "Dr." inside)
     known = {c.text for c in stored}
     extra = [c for c in claims_of(report.summary) if c not in known]
     return stored + [Claim(text, "generated", report.community_id) for text in extra]
