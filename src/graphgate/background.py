@@ -66,8 +66,10 @@ def _measure_stability(
         write_stability(run, stability, chosen)
 
 
-def _build_keyword_index(workspace: str, run_id: str, kind: str, fields: list[str]) -> bool:
-    with cycle_collector_paused(True):
+def _build_keyword_index(
+    workspace: str, run_id: str, kind: str, fields: list[str], pause_gc: bool
+) -> bool:
+    with cycle_collector_paused(pause_gc):
         run = RunRegistry(Path(workspace)).get(run_id)
         tables = {name: run.read_artifact(name) for name in KEYWORD_AHEAD[kind]}
         build_keyword_index(run.store_dir, kind, tables, fields)
@@ -116,8 +118,9 @@ class BackgroundWork:
 
     @staticmethod
     def worker() -> BackgroundProcess:
-        """The process gates are judged in: one per workspace object, started by the first run
-        large enough, kept warm for the next (a server's updates pay its start-up once)."""
+        """The process gates are judged (and keyword indexes built) in: one per workspace
+        object, started by the first run large enough, kept warm for the next (a server's
+        updates pay its start-up once)."""
         return BackgroundProcess(_warm)
 
     @classmethod
@@ -129,7 +132,8 @@ class BackgroundWork:
         worker: Callable[[], BackgroundProcess],
     ) -> BackgroundWork | None:
         """None when gates do not run on index, or the set baseline cannot be judged against
-        (the gates judged afterwards report that). ``worker`` gives the workspace's worker."""
+        (the gates judged afterwards report that; the graph stage then builds every keyword
+        index itself). ``worker`` gives the workspace's worker."""
         if not settings.gates.run_on_index:
             return None
         try:
@@ -184,6 +188,7 @@ class BackgroundWork:
                 self.run.run_id,
                 kind,
                 list(self.settings.chunk.context_fields),
+                self.settings.runs.pause_gc,
             )
 
     def built_ahead(self, kind: str) -> bool:

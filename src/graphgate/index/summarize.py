@@ -139,10 +139,10 @@ class CommunitySummarizer:
             if c.size >= self.settings.min_report_size
         ]
         key_of: list[str] = []
-        if self.known:
+        if self.known is not None:
             keys = ReportKeys(self.settings, entities, relationships, chunk_text)
             key_of = [keys.of(c, internal) for c, internal in todo]
-        found = self.known.get_many(key_of) if self.known else {}
+        found = self.known.get_many(key_of) if self.known is not None else {}
         reports: list[CommunityReport] = []  # with their ratings before scaling
         fresh: dict[str, CommunityReport] = {}
         for i, (community, internal) in enumerate(todo):
@@ -152,9 +152,9 @@ class CommunitySummarizer:
             reports.append(self._report(community, by_id, internal, chunk_text))
             if key_of:
                 fresh[key_of[i]] = reports[-1]
-        if self.known and fresh:
+        if self.known is not None and fresh:
             self.known.put_many(fresh)
-        self.reused = len(todo) - len(fresh) if self.known else 0
+        self.reused = len(todo) - len(fresh) if self.known is not None else 0
         top = max((r.rating for r in reports), default=0.0) or 1.0
         return [
             CommunityReport(**{**r.__dict__, "rating": round(10 * r.rating / top, 3)})
