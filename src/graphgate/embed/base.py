@@ -31,19 +31,11 @@ def l2_normalise(matrix: Matrix) -> Matrix:
     return normalised
 
 
-def mean_direction(rows: Sequence[npt.NDArray[np.float32]], dimension: int) -> Matrix:
-    """Unit mean of some vectors (a zero vector when there are none)."""
-    if not rows:
-        return np.zeros(dimension, dtype=np.float32)
-    mean: Matrix = np.mean(np.vstack(rows), axis=0).astype(np.float32)
-    norm = float(np.linalg.norm(mean))
-    return mean / norm if norm else mean
-
-
 def mean_directions(groups: Sequence[Sequence[int]], matrix: Matrix) -> Matrix:
-    """:func:`mean_direction` of many groups of ``matrix`` rows (given by index) at once,
-    instead of a call per group (thousands per update). A row depends only on its group's
-    rows, in order, so a group gets the same vector whatever the others are."""
+    """The unit mean of each group of ``matrix`` rows (given by index; a zero vector for an
+    empty group), all at once instead of a call per group (thousands per update). A row
+    depends only on its group's rows, in order, so a group gets the same vector whatever the
+    others are."""
     out = np.zeros((len(groups), matrix.shape[1]), dtype=np.float32)
     single = [i for i, g in enumerate(groups) if len(g) == 1]
     if single:  # most groups (an entity seen in one chunk): the row is its own mean

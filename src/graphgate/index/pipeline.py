@@ -17,6 +17,7 @@ from graphgate.embed.base import Embedder
 from graphgate.index.cache import ContentCache
 from graphgate.index.extract_base import Extractor
 from graphgate.runs import COMPLETE, FAILED, Run, finished_now
+from graphgate.store.build import BuiltAhead, nothing_built_ahead
 from graphgate.types import Document
 
 Advance = Callable[[int], None]
@@ -51,7 +52,7 @@ class IndexContext:
     before_stage: Callable[[str], None] | None = None
     # Whether the store's keyword index of a kind ("chunk", "entity") was built ahead by
     # that work (waiting for it); False: the graph stage builds it (store/build.py).
-    built_ahead: Callable[[str], bool] = field(default=lambda kind: False)
+    built_ahead: BuiltAhead = nothing_built_ahead
 
 
 @dataclass(frozen=True)
