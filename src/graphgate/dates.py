@@ -13,7 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-ACCEPTED = "YYYY, YYYY-MM, YYYY-MM-DD, 'March 2016', '5 March 2016' or 'March 5, 2016'"
+FIRST_YEAR, LAST_YEAR = 1000, 2099
+ACCEPTED = (
+    "YYYY, YYYY-MM, YYYY-MM-DD, 'March 2016', '5 March 2016' or 'March 5, 2016', "
+    f"for years {FIRST_YEAR} to {LAST_YEAR}"
+)
 
 _MONTHS = (
     {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
@@ -21,7 +25,7 @@ _MONTHS = (
     | {"sept": 9}
 )
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_YEAR = r"(1[0-9]{3}|20[0-9]{2})"
+_YEAR = r"(1[0-9]{3}|20[0-9]{2})"  # FIRST_YEAR to LAST_YEAR: a bare number past it is no year
 # One date as written in text: ISO, "5 March 2016", "March 5, 2016", "March 2016", "2016".
 _DATE = (
     rf"(?:{_YEAR}-(\d{{2}})(?:-(\d{{2}}))?"
@@ -58,22 +62,27 @@ class TimePoint:
 
 
 def _point(groups: tuple[str | None, ...]) -> TimePoint | None:
-    """The TimePoint of one _DATE match's groups, or None for an impossible date."""
+    """The TimePoint of one _DATE match's groups, or None for an impossible date (day or
+    month 0 included: "March 0 2016" is no date, not March 2016)."""
     iso_y, iso_m, iso_d, d1, m1, y1, m2, d2, y2, m3, y3, y4 = groups
+    day: int | None = None
+    month: int | None = None
     if iso_y:
-        year, month, day = int(iso_y), int(iso_m or 0), int(iso_d or 0)
+        year = int(iso_y)
+        month = int(iso_m) if iso_m else None
+        day = int(iso_d) if iso_d else None
     elif y1:
         year, month, day = int(y1), _MONTHS[(m1 or "").lower()], int(d1 or 0)
     elif y2:
         year, month, day = int(y2), _MONTHS[(m2 or "").lower()], int(d2 or 0)
     elif y3:
-        year, month, day = int(y3), _MONTHS[(m3 or "").lower()], 0
+        year, month = int(y3), _MONTHS[(m3 or "").lower()]
     else:
-        year, month, day = int(y4 or 0), 0, 0
+        year = int(y4 or 0)
     try:
-        if day:
-            return TimePoint(date(year, month, day).isoformat())
-        if month:
+        if day is not None:
+            return TimePoint(date(year, month or 0, day).isoformat())
+        if month is not None:
             date(year, month, 1)
             return TimePoint(f"{year:04d}-{month:02d}")
     except ValueError:
@@ -86,6 +95,12 @@ def parse_time(text: str) -> TimePoint:
     match = _DATE_RE.fullmatch(text.strip())
     point = _point(match.groups()) if match else None
     if point is None:
+        year = re.search(r"(?<!\d)\d{4}(?!\d)", text)
+        if year is not None and not FIRST_YEAR <= int(year.group()) <= LAST_YEAR:
+            raise ValueError(
+                f"cannot read {text.strip()[:40]!r} as a date: year {year.group()} is outside "
+                f"{FIRST_YEAR} to {LAST_YEAR}; accepted: {ACCEPTED}"
+            )
         raise ValueError(f"cannot read {text.strip()[:40]!r} as a date; accepted: {ACCEPTED}")
     return point
 
@@ -159,15 +174,24 @@ def _index(marker: str) -> int:
     return int(marker[3:-2])
 
 
-# "1869-71", "1987–88", "1999-00": a year range whose end keeps only the last two digits.
-_SHORT_RANGE = re.compile(r"(?<![\w-])(1[0-9]{3}|20[0-9]{2})\s*[-–]\s*([0-9]{2})(?![\w-])")
+# "1869-71", "1987–88", "1999-00", "1998-2003": a year range, its end's century often left out.
+_SHORT_RANGE = re.compile(
+    r"(?<![\w-])(1[0-9]{3}|20[0-9]{2})\s*[-–]\s*([0-9]{2}|1[0-9]{3}|20[0-9]{2})(?![\w-])"
+)
 
 
 def _expand_short_ranges(text: str) -> str:
+    """Year ranges written with a hyphen or a dash as "START to END", which the range patterns
+    read. "2016-03" stays an ISO month: as a range it would end before it starts."""
+
     def full(m: re.Match[str]) -> str:
-        start = m.group(1)
-        end = int(start[:2] + m.group(2))
+        start, tail = m.group(1), m.group(2)
+        if len(tail) == 4:
+            return f"{start} to {tail}"
+        end = int(start[:2] + tail)
         if end <= int(start):
+            if 1 <= int(tail) <= 12:
+                return m.group(0)  # YYYY-MM
             end += 100
         return f"{start} to {end}"
 
@@ -187,6 +211,8 @@ def spans_in(text: str) -> list[TimeSpan]:
             if a in used or b in used:
                 continue
             used |= {a, b}
+            if points[b].last < points[a].first:
+                continue  # "from 2005 to 2004": a range that ends before it starts says no time
             spans.append(TimeSpan(points[a].first, points[b].last, f"{points[a]} to {points[b]}"))
     for pattern, opened in ((_BEFORE, "end"), (_AFTER, "start")):
         for m in pattern.finditer(marked):
@@ -207,13 +233,18 @@ def spans_in(text: str) -> list[TimeSpan]:
 
 def question_time(question: str) -> TimeSpan | None:
     """The time a question asks about, when it names one: "in 2016", "as of 2010", "from 2004
-    to 2005", "before 1990" (up to the day before), "after 2021" (from the day after)."""
-    marked, points = _marked(question)
+    to 2005", "before 1990" (up to the day before), "after 2021" (from the day after). A range
+    that ends before it starts ("from 2005 to 2004") is a ValueError: no time answers it."""
+    marked, points = _marked(_expand_short_ranges(question))
     if not points:
         return None
     m = _BETWEEN.search(marked) or _RANGE.search(marked)
     if m:
         a, b = points[_index(m.group(1))], points[_index(m.group(2))]
+        if b.last < a.first:
+            raise ValueError(
+                f"the question asks from {a} to {b}: a range that ends before it starts"
+            )
         return TimeSpan(a.first, b.last, f"from {a} to {b}")
     m = _BEFORE.search(marked)
     if m:

@@ -37,7 +37,7 @@ class NlpExtractor:
     name = "nlp"
     # Bumped whenever the same text and settings would extract differently: it is part of the
     # content-cache key, so cached extractions of an older revision are not reused.
-    revision = "4"
+    revision = "5"
 
     def __init__(self, settings: ExtractSettings) -> None:
         self.settings = settings

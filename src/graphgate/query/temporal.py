@@ -24,7 +24,7 @@ FITS, UNDATED, CONTRADICTS = 2, 1, 0
 
 def time_of(question: str, as_of: str | None) -> TimeSpan | None:
     """``as_of`` when given (a bad one is an input error naming the formats), else the time the
-    question names, else None."""
+    question names (a range that ends before it starts is an input error), else None."""
     if as_of is not None and as_of.strip():
         try:
             return at(parse_time(as_of))
@@ -32,7 +32,10 @@ def time_of(question: str, as_of: str | None) -> TimeSpan | None:
             raise InputError(
                 str(exc), "pass --as-of / as_of as a date, e.g. 2016 or 2016-03-31"
             ) from exc
-    return question_time(question)
+    try:
+        return question_time(question)
+    except ValueError as exc:
+        raise InputError(str(exc), "write the earlier date first, e.g. from 2004 to 2005") from exc
 
 
 def sentence_fit(text: str, asked: TimeSpan, dated: str | None = None) -> tuple[int, date | None]:
