@@ -32,6 +32,7 @@ def wait_until_up(base: str, tries: int = 600) -> None:
         except httpx.TransportError:
             pass
         time.sleep(0.05)
+    raise AssertionError(f"{base}/healthz did not answer 200 within {tries} tries")
 
 
 def wait_for_job(base: str, job_id: str, timeout_s: float = 120) -> dict[str, Any]:

@@ -237,6 +237,12 @@ class QuerySettings(Section):
     # Read-only Cypher (`graphgate cypher`, POST /cypher): rows returned and time allowed.
     cypher_max_rows: int = Field(1000, ge=1, le=100_000)
     cypher_timeout_s: float = Field(5.0, gt=0.0, le=600.0)
+    # The answer's size in bytes (its rows as JSON): rows past it are not read, and the answer
+    # says it was truncated. The time limit covers reading and converting the rows too.
+    cypher_max_bytes: int = Field(10_000_000, ge=1_000, le=1_000_000_000)
+    # The longest question any entry point accepts (CLI, batch files, test sets, HTTP, MCP):
+    # a longer one is refused before it reaches the parser or holds the query lock.
+    max_question_chars: int = Field(4_000, ge=1, le=100_000)
     # extractive (offline) or llm (the configured model answers from the retrieved context only)
     answerer: Literal["extractive", "llm"] = "extractive"
     # Global mode: the level whose report count fits this budget (the deepest that does).
@@ -357,6 +363,10 @@ class ServeSettings(Section):
     keep_alive_s: int = Field(5, ge=1)
     # Connections at once; more get 503 instead of queueing without bound.
     limit_concurrency: int = Field(256, ge=1)
+    # Host header values the server answers (a name or address, without the port; "*": any).
+    # Empty: the bound address, localhost, 127.0.0.1 and [::1]. A page on another origin can
+    # reach a local server through DNS rebinding, and only its Host header tells it apart.
+    allowed_hosts: list[str] = Field(default_factory=list)
 
 
 class RunSettings(Section):
@@ -366,6 +376,9 @@ class RunSettings(Section):
     # Python's cycle collector paused while a stage builds its records (restored after each;
     # not while chunks are extracted or embedded): else it rescans them hundreds of times.
     pause_gc: bool = True
+    # Seconds a writer (index, add, delete, prune) waits for another one to finish before it is
+    # refused with nothing changed; 0 refuses at once, None waits as long as it takes.
+    write_wait_s: float | None = Field(3600.0, ge=0.0)
 
 
 class GateRule(Section):

@@ -54,3 +54,7 @@ class QueryTimeoutError(InputError):
 
 class WorkerDiedError(GraphgateError):
     """A worker process died during a run (killed, out of memory): the run fails cleanly."""
+
+
+class WriteConflictError(GraphgateError):
+    """Another writer holds the workspace past the wait allowed (HTTP 409): nothing changed."""

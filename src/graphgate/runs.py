@@ -253,8 +253,9 @@ class RunRegistry:
     def get(self, run_id: str) -> Run:
         path = self.runs_dir / run_id
         if not path.is_dir():
+            # The folder's name, not its path: a server's layout is not a client's business.
             raise IndexMissingError(
-                f"no run {run_id!r} in {self.workspace}", "see `graphgate runs`"
+                f"no run {run_id!r} in workspace {self.workspace.name!r}", "see `graphgate runs`"
             )
         return Run(run_id, path)
 
@@ -266,7 +267,8 @@ class RunRegistry:
         run_id = self.current_id()
         if run_id is None:
             raise IndexMissingError(
-                f"workspace {self.workspace} has no index yet", "run `graphgate index CORPUS`"
+                f"workspace {self.workspace.name!r} has no index yet",
+                "run `graphgate index CORPUS`",
             )
         return self.get(run_id)
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from graphgate.gates.context import read_gold_triples, write_gold_triples
 from graphgate.gates.runner import GatesReport
 from graphgate.index.cache import ContentCache
 from graphgate.index.extract_base import Extractor
+from graphgate.index.load import CorpusLoader, LoadProblem, LoadResult
 from graphgate.index.pipeline import (
     IndexContext,
     IndexReport,
@@ -33,7 +35,7 @@ from graphgate.index.pipeline import (
 )
 from graphgate.index.stages import PIPELINES
 from graphgate.index.workers import BackgroundProcess
-from graphgate.inputs import check_top_k, check_unicode
+from graphgate.inputs import check_question, check_top_k
 from graphgate.llm.client import LLMClient, ResponseCache, build_llm
 from graphgate.modes import QUERY_MODES, parse_modes
 from graphgate.query.answer import ExtractiveAnswerer
@@ -47,12 +49,15 @@ from graphgate.status import Status, workspace_status
 from graphgate.store.backends import drop_old_graphs, open_run_store, prune_run_graphs, run_store
 from graphgate.store.base import GraphStore
 from graphgate.types import Document, from_table
+from graphgate.workspace_lock import WorkspaceWriteLock, WriterInfo
 
 MODES = tuple(QUERY_MODES)
 StoreOpener = Callable[[Run, Settings], GraphStore]
 
 
 LLM_CACHE = "llm_cache.sqlite"
+# The corpus a run records when its documents were given as records (an upload), not a path.
+UPLOADED = "(uploaded documents)"
 CONTENT_CACHE = "content_cache.sqlite"
 
 
@@ -64,12 +69,15 @@ class Workspace:
         path: Path | str = ".graphgate",
         settings: Settings | None = None,
         open_store: StoreOpener | None = None,
+        on_write_wait: Callable[[WriterInfo], None] | None = None,
         **overrides: Any,
     ) -> None:
         """``open_store`` opens a run's :class:`GraphStore` for querying (default: the store
-        the run was written to: embedded or server); ``overrides`` nest like the settings."""
+        the run was written to: embedded or server); ``on_write_wait`` is told whom a write
+        waits for when another one holds the workspace; ``overrides`` nest like the settings."""
         self.path = Path(path)
         self.open_store = open_store or open_run_store
+        self.on_write_wait = on_write_wait
         if self.path.exists() and not self.path.is_dir():
             raise ConfigError(
                 f"workspace {self.path} is a file, not a folder",
@@ -83,6 +91,7 @@ class Workspace:
             else setting_sources(self.path, dict(os.environ), **overrides)
         )
         self.runs = RunRegistry(self.path)
+        self.write_lock = WorkspaceWriteLock(self.path)
         self._embedder: Embedder | None = None
         self._extractor: Extractor | None = None
         self._loaded: LoadedIndex | None = None
@@ -163,6 +172,11 @@ class Workspace:
         return estimate_corpus(Path(corpus), self.settings)
 
     # -- indexing ----------------------------------------------------------------------------
+    def _writing(self, action: str) -> AbstractContextManager[None]:
+        """The workspace's write lock, held from reading the current run until the new run is
+        current: a second writer waits (``runs.write_wait_s``) and starts from this one's run."""
+        return self.write_lock.hold(action, self.settings.runs.write_wait_s, self.on_write_wait)
+
     def index(
         self,
         corpus: Path | str,
@@ -177,19 +191,35 @@ class Workspace:
         if pipeline not in PIPELINES:
             raise ConfigError(f"unknown pipeline {pipeline!r}", f"use one of {sorted(PIPELINES)}")
         gold = read_gold_triples(Path(gold_triples)) if gold_triples is not None else None
-        return self._build(Path(corpus), None, pipeline, progress, gold, full, "index")
+        with self._writing("index"):
+            return self._build(Path(corpus), None, pipeline, progress, gold, full, "index")
 
     def add(
         self, paths: Sequence[Path | str], progress: ProgressFactory = no_progress
     ) -> IndexReport:
         """The current run's documents plus those read from ``paths`` (files, folders, JSONL;
-        a document with an id already indexed replaces it), as a new run."""
-        from graphgate.index.update import read_new_documents, with_documents
+        a document with an id already indexed replaces it), as a new run; what could not be
+        read is in the report's ``problems``. Adding only what is indexed already makes no
+        run (the report names the current one, ``new_run`` false)."""
+        from graphgate.index.update import read_new_documents
 
-        parent = self._parent("add")
         new = read_new_documents([Path(p) for p in paths], self.settings.load)
-        documents = with_documents(self._documents_of(parent), new)
-        return self._update(parent, documents, progress, "add")
+        with self._writing("add"):
+            return self._add_to(self._parent("add"), new, progress)
+
+    def add_documents(
+        self,
+        records: Sequence[Mapping[str, object]],
+        progress: ProgressFactory = no_progress,
+    ) -> IndexReport:
+        """Documents given as ``{id, text, title?, metadata?}`` records (an upload), checked as
+        JSONL lines are; the first documents of an empty workspace become its index."""
+        new = CorpusLoader(self.settings.load).load_records(records)
+        with self._writing("add"):
+            if self.runs.current_id() is not None:
+                return self._add_to(self.runs.current(), new, progress)
+            first = (Path(UPLOADED), new.documents, "graph", progress, None, False, "add")
+            return self._build(*first, new.problems)
 
     def delete(
         self, doc_ids: Sequence[str], progress: ProgressFactory = no_progress
@@ -197,9 +227,21 @@ class Workspace:
         """The current run's documents less ``doc_ids``, as a new run."""
         from graphgate.index.update import without_documents
 
-        parent = self._parent("delete")
-        documents = without_documents(self._documents_of(parent), doc_ids)
-        return self._update(parent, documents, progress, "delete")
+        if not doc_ids:
+            without_documents([], doc_ids)  # refuses an empty list before waiting for the lock
+        with self._writing("delete"):
+            parent = self._parent("delete")
+            documents = without_documents(self._documents_of(parent), doc_ids)
+            return self._update(parent, documents, progress, "delete", [])
+
+    def _add_to(self, parent: Run, new: LoadResult, progress: ProgressFactory) -> IndexReport:
+        from graphgate.index.update import unchanged_by, unchanged_report, with_documents
+
+        current = self._documents_of(parent)
+        documents = with_documents(current, new.documents)
+        if unchanged_by(current, documents):
+            return unchanged_report(parent, len(documents), new.problems)
+        return self._update(parent, documents, progress, "add", new.problems)
 
     def _parent(self, action: str) -> Run:
         if self.runs.current_id() is None:
@@ -214,7 +256,12 @@ class Workspace:
         return from_table(run.read_artifact("documents"), Document)
 
     def _update(
-        self, parent: Run, documents: list[Document], progress: ProgressFactory, origin: str
+        self,
+        parent: Run,
+        documents: list[Document],
+        progress: ProgressFactory,
+        origin: str,
+        problems: list[LoadProblem],
     ) -> IndexReport:
         manifest = parent.manifest()
         gold = (
@@ -224,7 +271,7 @@ class Workspace:
         )
         corpus = Path(str(manifest.get("corpus", "")))
         pipeline = str(manifest.get("pipeline", "graph"))
-        return self._build(corpus, documents, pipeline, progress, gold, False, origin)
+        return self._build(corpus, documents, pipeline, progress, gold, False, origin, problems)
 
     def _build(
         self,
@@ -235,10 +282,12 @@ class Workspace:
         gold: Any,
         full: bool,
         origin: str,
+        problems: Sequence[LoadProblem] = (),
     ) -> IndexReport:
         self.path.mkdir(parents=True, exist_ok=True)
         previous = self._previous_documents()
         run = self.runs.create()
+        self.write_lock.started_run(run.run_id)
         if gold is not None:
             write_gold_triples(run.gold_triples_path, gold)
         run.update_manifest(
@@ -266,6 +315,7 @@ class Workspace:
             self.content_cache(),
             not full,
             parent=self.runs.current() if self.runs.current_id() is not None else None,
+            load_problems=list(problems),
         )
         background = BackgroundWork.for_run(self.runs, run, self.settings, self._gate_worker)
         if background is not None:
@@ -329,7 +379,8 @@ class Workspace:
         loaded = self.loaded()  # raises when there is no index, or on an embedding mismatch
         store = loaded.store
         check_graph(chosen, loaded.run.run_id, len(store.entities()), len(store.relationships()))
-        retrievers = {m: self.retriever(m) for m in chosen}  # unknown modes fail before a case
+        # One loaded run for every mode; unknown modes fail before a case.
+        retrievers = {m: self.retriever(m, loaded) for m in chosen}
         generator, judge = self.answerer(), self.judge()
         with contextlib.ExitStack() as stack:
             spent = (
@@ -353,6 +404,7 @@ class Workspace:
                     self.settings.extract.spacy_model, self.settings.eval.predicate_synonyms
                 ),
                 evidence=IndexEvidence(loaded),
+                max_question_chars=self.settings.query.max_question_chars,
             )
         outcome.summary["llm"] = spent.as_dict() if spent is not None else None
         outcome.summary["settings"] = self.settings.public_dump()
@@ -361,23 +413,25 @@ class Workspace:
         return outcome
 
     def set_baseline(self, run_id: str) -> None:
-        state = self.runs.state(self.runs.get(run_id))
-        if state != COMPLETE:
-            raise RunStateError(
-                f"run {run_id} is {state}: only a complete run can be the baseline",
-                "pick a complete run from `graphgate runs`",
-            )
-        gating.set_baseline(self.runs, run_id)
+        with self._writing("set the baseline"):  # a prune under way keeps the new baseline
+            state = self.runs.state(self.runs.get(run_id))
+            if state != COMPLETE:
+                raise RunStateError(
+                    f"run {run_id} is {state}: only a complete run can be the baseline",
+                    "pick a complete run from `graphgate runs`",
+                )
+            gating.set_baseline(self.runs, run_id)
 
     def prune_runs(self) -> list[str]:
         """Remove interrupted and failed runs and complete ones beyond ``runs.keep``."""
-        protected = {r for r in (self.runs.current_id(), gating.baseline_id(self.runs)) if r}
-        graphs = {r.run_id: run_store(r).get("graph") for r in self.runs.list()}
-        removed = self.runs.prune(self.settings.runs.keep, protected)
-        # Their manifests went with their folders; the server graphs they named go too.
-        gone = [str(graphs[r]) for r in removed if graphs.get(r)]
-        prune_run_graphs(self.runs, self.settings.store, gone)
-        return removed
+        with self._writing("prune runs"):
+            protected = {r for r in (self.runs.current_id(), gating.baseline_id(self.runs)) if r}
+            graphs = {r.run_id: run_store(r).get("graph") for r in self.runs.list()}
+            removed = self.runs.prune(self.settings.runs.keep, protected)
+            # Their manifests went with their folders; the server graphs they named go too.
+            gone = [str(graphs[r]) for r in removed if graphs.get(r)]
+            prune_run_graphs(self.runs, self.settings.store, gone)
+            return removed
 
     def _previous_documents(self) -> dict[str, Document]:
         if self.runs.current_id() is None:
@@ -403,8 +457,12 @@ class Workspace:
             )
         return self._loaded
 
-    def retriever(self, mode: str | None = None) -> ConflictRetriever:
-        return build_retriever(mode or self.settings.query.mode, self.loaded(), self.settings.query)
+    def retriever(
+        self, mode: str | None = None, loaded: LoadedIndex | None = None
+    ) -> ConflictRetriever:
+        """The retriever of ``mode`` over ``loaded`` (default: the current run, loaded now)."""
+        index = loaded if loaded is not None else self.loaded()
+        return build_retriever(mode or self.settings.query.mode, index, self.settings.query)
 
     def query(
         self,
@@ -414,16 +472,15 @@ class Workspace:
         as_of: str | None = None,
     ) -> Answer:
         """``as_of`` (a date: 2016, 2016-03, 2016-03-31, "March 2016") answers for that time;
-        without it, for the time the question names, if any."""
-        if not question.strip():
-            raise GraphgateError("the question is empty", "ask a question")
-        check_unicode(question, "the question")
+        without it, for the time the question names, if any. One loaded run answers from
+        start to end: an update that becomes current meanwhile is the next query's."""
+        check_question(question, self.settings.query.max_question_chars)
         check_top_k(top_k)
         started = time.perf_counter()
-        retriever = self.retriever(mode)
-        result = retriever.retrieve(question, top_k, as_of=as_of)
+        loaded = self.loaded()
+        result = self.retriever(mode, loaded).retrieve(question, top_k, as_of=as_of)
         retrieved = time.perf_counter()
-        answer = self.answerer().answer(result, self.loaded().run.run_id)
+        answer = self.answerer().answer(result, loaded.run.run_id)
         done = time.perf_counter()
         answer.timings_ms = {
             **{f"retrieve.{k}": v for k, v in result.timings_ms.items()},
@@ -445,10 +502,13 @@ class Workspace:
 
     def cypher(self, query: str, params: dict[str, Any] | None = None) -> CypherResult:
         """A read-only Cypher query on the current run's graph (checked first, then run on a
-        read-only connection), within ``query.cypher_max_rows`` and ``cypher_timeout_s``."""
+        read-only connection), within ``query.cypher_max_rows``, ``cypher_max_bytes`` and
+        ``cypher_timeout_s``."""
         s = self.settings.query
         loaded = self.loaded()
-        result = run_read_query(loaded.store, query, params, s.cypher_max_rows, s.cypher_timeout_s)
+        result = run_read_query(
+            loaded.store, query, params, s.cypher_max_rows, s.cypher_timeout_s, s.cypher_max_bytes
+        )
         result.run_id = loaded.run.run_id
         return result
 

@@ -185,6 +185,28 @@ def test_upload_with_the_token_adds_a_document(
     assert httpx.get(f"{server}/documents").json()["total"] == total + 1
 
 
+def test_a_document_in_a_subfolder_is_deleted_from_the_page(
+    page: Any, server: str, shots: Path, timings: dict[str, float]
+) -> None:
+    """An id with slashes (a file in a subfolder) is one id for the page's delete button."""
+    nested = "notes/old.md"
+    auth = {"Authorization": f"Bearer {WRITE_TOKEN}"}
+    body = {"documents": [{"id": nested, "text": "Old Joe keeps a rag shop near London."}]}
+    added = httpx.post(f"{server}/documents", json=body, headers=auth, timeout=30).json()
+    assert wait_for_job(server, added["job"])["state"] == "done"
+    _open(page, server, f"/documents?q={quote('notes/old')}", timings, "documents")
+    page.fill("#token", WRITE_TOKEN)
+    page.click("#token-form button")
+    page.wait_for_selector("body[data-ready='documents']", state="attached")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click(f"#documents button.delete[data-doc='{nested}']")
+    page.wait_for_selector("#upload-status:has-text('deleting: job')")
+    job = page.text_content("#upload-status").split("job ")[1].strip()
+    assert wait_for_job(server, job)["state"] == "done", page.text_content("#error")
+    found = httpx.get(f"{server}/documents", params={"q": "notes/old"}).json()
+    assert found["total"] == 0
+
+
 def test_subgraph_of_500_nodes_stays_responsive(page: Any, server: str, shots: Path) -> None:
     _open(page, server, "/explore", {}, "explore")
     measured = page.evaluate(

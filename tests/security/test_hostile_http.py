@@ -44,7 +44,7 @@ def test_chunked_body_is_cut_at_the_limit_on_bytes_read(ws: Path) -> None:
     with running_server(ws, WRITE) as (base, _):
         sock = socket.create_connection(_address(base), timeout=10)
         sock.sendall(
-            b"POST /query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"POST /query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b"Transfer-Encoding: chunked\r\n\r\n"
         )
         piece = b"A" * 65536
@@ -90,7 +90,7 @@ def test_slow_headers_are_cut_off(ws: Path) -> None:
         sock = socket.create_connection(_address(base), timeout=10)
         started = time.monotonic()
         closed = False
-        for byte in b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 40:
+        for byte in b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 40:
             try:
                 sock.sendall(bytes([byte]))
             except (BrokenPipeError, ConnectionResetError):
@@ -112,7 +112,7 @@ def test_slow_body_gets_408(ws: Path) -> None:
     with running_server(ws, WRITE, serve={"body_timeout_s": 1.0}) as (base, _):
         sock = socket.create_connection(_address(base), timeout=10)
         sock.sendall(
-            b"POST /query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"POST /query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b'Content-Length: 100\r\n\r\n{"question"'
         )
         sock.settimeout(10)

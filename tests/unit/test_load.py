@@ -8,6 +8,7 @@ import pytest
 from graphgate.config import LoadSettings
 from graphgate.errors import InputError
 from graphgate.index.load import CorpusLoader, html_to_text
+from graphgate.types import Document
 
 
 def _loader(**kw: object) -> CorpusLoader:
@@ -164,3 +165,35 @@ def test_lone_surrogates_are_reported_with_file_and_line(tmp_path: Path) -> None
     assert all("surrogate" in p.problem for p in result.problems)
     with pytest.raises(InputError, match=r":2: .*surrogate"):
         CorpusLoader(LoadSettings(on_error="fail")).load(corpus)
+
+
+def test_records_are_checked_as_lines_are_and_named_by_place() -> None:
+    records = [
+        {"id": "a", "text": "Ada Lane runs a press."},
+        {"id": "b", "text": " "},
+        {"id": "c\u202e", "text": "reversed"},
+        {"id": 7, "text": "a number id", "metadata": {"date": "2020"}},
+        {"id": "d", "text": "x", "metadata": ["not", "an", "object"]},
+    ]
+    result = _loader().load_records(records)
+    assert [d.id for d in result.documents] == ["7", "a"]
+    assert [p.source for p in result.problems] == [
+        "document 2 (id 'b')",
+        "document 3 (id 'c\\u202e')",
+        "document 5 (id 'd')",
+    ]
+    with pytest.raises(InputError, match=r"no readable documents.*document 1 \(id 'b'\)") as err:
+        _loader().load_records(records[1:2])
+    assert err.value.fix == "add a non-empty text"  # the problem's own fix, not a generic one
+
+
+def test_an_update_that_changes_nothing_is_told_apart_from_a_new_date() -> None:
+    from graphgate.index.update import unchanged_by
+
+    def dated(year: str) -> list[Document]:
+        record = {"id": "a", "text": "Same text.", "metadata": {"date": year}}
+        return _loader().load_records([record]).documents
+
+    assert unchanged_by(dated("2010"), dated("2010"))
+    assert not unchanged_by(dated("2010"), dated("2011"))
+    assert not unchanged_by(dated("2010"), [])

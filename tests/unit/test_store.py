@@ -180,3 +180,27 @@ def test_community_nodes_join_their_reports_and_leave_others_empty() -> None:
         vars(CommunityNode("c1", 0, None, 2, "Title", "Summary.", 2.5, ["k1"], ["d1"])),
         vars(CommunityNode("c2", 1, "c1", 1, "", "", 0.0, [], [])),
     ]
+
+
+def test_keyword_indexing_makes_no_multiprocessing_semaphore() -> None:
+    """bm25s's (hidden) progress bar made tqdm create a multiprocessing lock in the gate worker;
+    ended with the run, the worker never unregistered it, and a large index or add exited with
+    "leaked semaphore objects" warnings (issue 27, item 12). Run in a fresh interpreter, as the
+    worker is, counting the semaphores registered with the resource tracker."""
+    import subprocess
+    import sys
+
+    script = (
+        "import multiprocessing\n"
+        "multiprocessing.set_start_method('spawn')  # as in the workers: named semaphores\n"
+        "from multiprocessing import resource_tracker\n"
+        "seen = []\n"
+        "real = resource_tracker.register\n"
+        "resource_tracker.register = lambda name, kind: (seen.append(kind), real(name, kind))\n"
+        "from graphgate.store.text import memory_text_index\n"
+        "index = memory_text_index(['a', 'b'], ['Ada Lane runs a press', 'Bo Reed prints'])\n"
+        "assert index.search('press', 1)[0][0] == 'a'\n"
+        "print(len(seen))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "0", out.stderr

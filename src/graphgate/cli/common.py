@@ -22,8 +22,9 @@ WorkspaceOpt = Annotated[
 DEFAULT_WORKSPACE = Path(".graphgate")
 
 
-# C0 and C1 control characters but newline and tab: ESC starts terminal escape sequences.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0 and C1 control characters but newline and tab (ESC starts terminal escape sequences), and
+# the bidirectional controls, which show the text after them reversed (U+202E).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def console(stderr: bool = False) -> Console:
@@ -32,8 +33,14 @@ def console(stderr: bool = False) -> Console:
 
 def shown(text: object) -> str:
     """User text (documents, answers, file names) for a rich console: never markup, never a
-    terminal control sequence — brackets are escaped and control characters shown as \\xNN."""
-    return escape(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text)))
+    terminal control sequence — brackets are escaped and control characters shown as \\xNN
+    (direction controls as \\uNNNN)."""
+    return escape(_CONTROL.sub(_escaped, str(text)))
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def report_error(problem: str, fix: str = "") -> None:

@@ -26,6 +26,7 @@ from graphgate.index.pipeline import IndexReport, ProgressFactory
 from graphgate.inputs import read_questions, read_text_file
 from graphgate.modes import check_mode, modes_help
 from graphgate.workspace import Workspace
+from graphgate.workspace_lock import WriterInfo
 
 
 def changes_line(changes: dict[str, Any]) -> str:
@@ -89,7 +90,7 @@ def index(
         return
     with (
         errors(),
-        Workspace(workspace, **overrides) as ws,
+        Workspace(workspace, on_write_wait=_tell_waiting, **overrides) as ws,
         progress_bars(not json_out and sys.stderr.isatty()) as progress,
     ):
         report = ws.index(
@@ -126,11 +127,18 @@ def _update(
     """One update of the workspace (add or delete), with progress bars, then its report."""
     with (
         errors(),
-        Workspace(workspace) as ws,
+        Workspace(workspace, on_write_wait=_tell_waiting) as ws,
         progress_bars(not json_out and sys.stderr.isatty()) as progress,
     ):
         report = change(ws, progress)
     _print_report(report, json_out)
+
+
+def _tell_waiting(holder: WriterInfo) -> None:
+    """Said once, on stderr, when another writer holds the workspace."""
+    console(stderr=True).print(
+        f"[yellow]waiting[/] for another write to finish: {shown(holder.describe())}"
+    )
 
 
 def _print_report(report: IndexReport, json_out: bool) -> None:
@@ -144,6 +152,7 @@ def _print_report(report: IndexReport, json_out: bool) -> None:
             json.dumps(
                 {
                     "run_id": report.run_id,
+                    "new_run": report.new_run,
                     "pipeline": report.pipeline,
                     "seconds": round(report.seconds, 3),
                     "counts": report.counts,
@@ -154,6 +163,12 @@ def _print_report(report: IndexReport, json_out: bool) -> None:
                 indent=2,
             )
         )
+        return
+    if not report.new_run:
+        out = console()
+        out.print(f"nothing changed: run {shown(report.run_id)} stays current")
+        if report.changes:
+            out.print("documents: " + changes_line(report.changes))
         return
     table = Table(title=f"run {report.run_id} ({report.pipeline})")
     table.add_column("stage")
@@ -208,7 +223,9 @@ def query(
     with errors(), Workspace(workspace) as ws:
         if batch is not None:
             lines = read_text_file(batch, "question file").splitlines()
-            for qid, q in read_questions(lines):
+            # Every line is checked before any is answered.
+            questions = read_questions(lines, ws.settings.query.max_question_chars, str(batch))
+            for qid, q in questions:
                 row: dict[str, Any] = ws.query(q, mode, top_k, as_of).to_dict()
                 if qid is not None:
                     row = {"id": qid, **row}

@@ -62,7 +62,8 @@ def serve_command(
         service = Service(workspace, os.environ.get(_LEGACY_WRITE), os.environ.get(_LEGACY_READ))
     console().print(f"graphgate: web interface and API at http://{host}:{port}/ (MCP at /mcp)")
     try:
-        uvicorn.Server(server_config(create_app(service), service, host, port)).run()
+        app = create_app(service, host=host)
+        uvicorn.Server(server_config(app, service, host, port)).run()
     finally:
         service.close()
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from graphgate.datasets.base import ConvertedDataset, read_json, write_dataset
 from graphgate.evaluate.testset import TestCase
 
@@ -17,6 +19,7 @@ def convert_timeqa(path: Path, out_dir: Path) -> ConvertedDataset:
     pages = read_json(file)
     docs = []
     cases: list[TestCase] = []
+    skipped = 0  # questions no time answers: a range that ends before it starts
     for page in pages:
         doc_id = page["link"].rsplit("/", 1)[-1]
         paras = page["paras"]
@@ -31,18 +34,18 @@ def convert_timeqa(path: Path, out_dir: Path) -> ConvertedDataset:
         for n, (question, answers) in enumerate(page["questions"]):
             texts = [a["answer"] for a in answers if a.get("answer")]
             years = _YEAR.findall(question)
-            cases.append(
-                TestCase.model_validate(
-                    {
-                        "id": f"{page['index']}#{n}",
-                        "question": question,
-                        "question_type": "temporal",
-                        "answer": texts[0] if texts else None,
-                        "answer_aliases": texts[1:],
-                        "gold_docs": [doc_id],
-                        "as_of": years[0] if years else None,
-                        "relation": page.get("type"),
-                    }
-                )
-            )
-    return write_dataset(out_dir, docs, cases)
+            case = {
+                "id": f"{page['index']}#{n}",
+                "question": question,
+                "question_type": "temporal",
+                "answer": texts[0] if texts else None,
+                "answer_aliases": texts[1:],
+                "gold_docs": [doc_id],
+                "as_of": years[0] if years else None,
+                "relation": page.get("type"),
+            }
+            try:
+                cases.append(TestCase.model_validate(case))
+            except ValidationError:
+                skipped += 1
+    return write_dataset(out_dir, docs, cases, skipped)

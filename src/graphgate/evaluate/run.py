@@ -67,9 +67,11 @@ def run_evaluation(
     progress: Callable[[EvalRecord], None] | None = None,
     predicates: PredicateMatcher | None = None,
     evidence: EvidenceSource | None = None,
+    max_question_chars: int | None = None,
 ) -> EvalOutcome:
     modes = list(retrievers)
-    cases = load_testset(testset)  # refuses an empty test set
+    # Every case is checked (an empty test set refused) before the folder is made.
+    cases = load_testset(testset, max_question_chars)
     output_folder(out_dir, "the evaluation folder")
     harness = EvalHarness(
         dict(retrievers),

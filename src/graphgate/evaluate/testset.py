@@ -8,8 +8,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from graphgate.dates import parse_time, question_time
 from graphgate.errors import InputError
-from graphgate.inputs import read_text_file
+from graphgate.inputs import check_question, read_text_file
 
 # unanswerable: the corpus holds no answer (no gold documents); scored on answers, not recall.
 # structured: a count or a list along one relation, answered best by a graph query.
@@ -51,12 +52,28 @@ class TestCase(BaseModel):
     def _id_as_string(cls, value: Any) -> Any:
         return str(value) if isinstance(value, int) else value
 
+    @field_validator("question")
+    @classmethod
+    def _question_time_reads(cls, value: str) -> str:
+        question_time(value)  # a range that ends before it starts is refused here, by line
+        return value
+
+    @field_validator("as_of")
+    @classmethod
+    def _as_of_is_a_date(cls, value: str | None) -> str | None:
+        if value is not None and value.strip():
+            parse_time(value)  # "yesterday" is refused here, by line, before any case runs
+        return value
+
     def extras(self) -> dict[str, Any]:
         return dict(self.model_extra or {})
 
 
-def parse_testset(lines: list[str], source: str = "test set") -> list[TestCase]:
-    """All cases or an error naming the first bad line and field: nothing is half-run."""
+def parse_testset(
+    lines: list[str], source: str = "test set", max_question_chars: int | None = None
+) -> list[TestCase]:
+    """All cases or an error naming the first bad line and field: nothing is half-run. With
+    ``max_question_chars`` (``query.max_question_chars``) a longer question is refused too."""
     cases: list[TestCase] = []
     seen: set[str] = set()
     for number, line in enumerate(lines, start=1):
@@ -82,6 +99,11 @@ def parse_testset(lines: list[str], source: str = "test set") -> list[TestCase]:
             ) from exc
         if case.id in seen:
             raise InputError(f"{source} line {number}: duplicate id {case.id!r}", "ids are unique")
+        if max_question_chars is not None:
+            try:
+                check_question(case.question, max_question_chars)
+            except InputError as exc:
+                raise InputError(f"{source} line {number}: {exc.problem}", exc.fix) from exc
         seen.add(case.id)
         cases.append(case)
     if not cases:
@@ -89,8 +111,9 @@ def parse_testset(lines: list[str], source: str = "test set") -> list[TestCase]:
     return cases
 
 
-def load_testset(path: Path) -> list[TestCase]:
-    return parse_testset(read_text_file(path, "test set").splitlines(), str(path))
+def load_testset(path: Path, max_question_chars: int | None = None) -> list[TestCase]:
+    lines = read_text_file(path, "test set").splitlines()
+    return parse_testset(lines, str(path), max_question_chars)
 
 
 def write_testset(cases: list[TestCase], path: Path) -> None:

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import html
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
 from graphgate.config import LoadSettings
 from graphgate.errors import InputError
-from graphgate.inputs import check_unicode_tree
+from graphgate.inputs import check_document_id, check_unicode_tree, decode_text
 from graphgate.types import Document
 
 
@@ -120,50 +119,19 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-_BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32"),
-    (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF8, "utf-8-sig"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
-)
-
-
-def _decode(raw: bytes) -> str:
-    """Text of a file: UTF-8, or UTF-16/32 when a byte-order mark says so. The problem text
-    does not name the file: the caller's LoadProblem does."""
-    encoding = next((enc for bom, enc in _BOMS if raw.startswith(bom)), "utf-8")
-    try:
-        text = raw.decode(encoding)
-    except UnicodeDecodeError as exc:
-        if b"\x00" in raw:
-            raise InputError(
-                "looks like a binary file (NUL bytes)",
-                "remove it from the corpus or convert it to text",
-            ) from exc
-        raise InputError(
-            f"not valid {encoding.upper().replace('-SIG', '')} (byte {exc.start})",
-            "convert it, e.g. `iconv -f latin1 -t utf-8 FILE > FILE.utf8`",
-        ) from exc
-    if "\x00" in text:
-        raise InputError(
-            f"looks like a binary file (NUL character at {text.index(chr(0))})",
-            "remove it from the corpus or convert it to text",
-        )
-    return text
-
-
-def _unicode_problem(row: dict[str, object]) -> str | None:
+def _unicode_problem(row: dict[str, object], what: str) -> str | None:
     """A lone surrogate (a broken \\uD8xx escape) in any field: not writable as UTF-8."""
     try:
-        check_unicode_tree(row, "the line")
+        check_unicode_tree(row, what)
     except InputError as exc:
         return exc.problem
     return None
 
 
 class CorpusLoader:
-    """Reads a corpus path; problems are collected or raised according to ``on_error``."""
+    """Reads a corpus path (or documents given as records); problems are collected or raised
+    according to ``on_error``. Every entry point loads through here, so a file or line that
+    is skipped is named the same way by ``index``, ``add``, ``POST /documents`` and MCP."""
 
     def __init__(self, settings: LoadSettings) -> None:
         self.settings = settings
@@ -171,9 +139,28 @@ class CorpusLoader:
     def load(self, path: Path, previous: Mapping[str, Document] | None = None) -> LoadResult:
         if not path.exists():
             raise InputError(f"corpus path not found: {path}", "check the path and try again")
+        return self._collect(self._iter_documents(path), str(path), previous)
+
+    def load_records(
+        self, records: Sequence[Mapping[str, object]], source: str = "document"
+    ) -> LoadResult:
+        """Documents given as ``{id, text, title?, metadata?}`` records (an upload): each is
+        checked as a JSONL line is, and named ``{source} N`` (from 1) with its id."""
+        items = (
+            self._record_document(dict(record), self._record_place(source, n, record), source)
+            for n, record in enumerate(records, start=1)
+        )
+        return self._collect(items, f"the {len(records)} {source}s given", None)
+
+    def _collect(
+        self,
+        items: Iterable[Document | LoadProblem],
+        what: str,
+        previous: Mapping[str, Document] | None,
+    ) -> LoadResult:
         problems: list[LoadProblem] = []
         docs: list[Document] = []
-        for item in self._iter_documents(path):
+        for item in items:
             if isinstance(item, LoadProblem):
                 if self.settings.on_error == "fail":
                     raise InputError(f"{item.source}: {item.problem}", item.fix)
@@ -184,15 +171,17 @@ class CorpusLoader:
         for doc in docs:
             if doc.id in seen:
                 raise InputError(
-                    f"duplicate document id {doc.id!r} in {path}",
+                    f"duplicate document id {doc.id!r} in {what}",
                     "give every document a unique id",
                 )
             seen.add(doc.id)
         if not docs:
             raise InputError(
-                f"no readable documents in {path}"
+                f"no readable documents in {what}"
                 + (f" ({len(problems)} skipped: {problems[0].message()})" if problems else ""),
-                f"add files ending in {', '.join(self.settings.extensions)} or a .jsonl file",
+                problems[0].fix
+                if problems
+                else f"add files ending in {', '.join(self.settings.extensions)} or a .jsonl file",
             )
         docs.sort(key=lambda d: d.id)
         return LoadResult(versioned(docs, previous or {}), problems)
@@ -216,22 +205,23 @@ class CorpusLoader:
             elif file.suffix.lower() in self.settings.extensions:
                 yield self._read_file(file, rel)
 
-    def _too_large(self, file: Path, size: int) -> LoadProblem | None:
+    def _too_large(self, where: str, size: int) -> LoadProblem | None:
         if size > self.settings.max_document_bytes:
             return LoadProblem(
-                str(file),
+                where,
                 f"{size / 1e6:.1f} MB is over load.max_document_bytes "
                 f"({self.settings.max_document_bytes / 1e6:.1f} MB)",
-                "split the file, or raise GRAPHGATE_LOAD__MAX_DOCUMENT_BYTES",
+                "split the document, or raise GRAPHGATE_LOAD__MAX_DOCUMENT_BYTES",
             )
         return None
 
     def _read_file(self, file: Path, doc_id: str) -> Document | LoadProblem:
         try:
+            check_document_id(doc_id)
             size = file.stat().st_size
-            if (big := self._too_large(file, size)) is not None:
+            if (big := self._too_large(str(file), size)) is not None:
                 return big
-            text = _decode(file.read_bytes())
+            text = decode_text(file.read_bytes())
         except InputError as exc:
             return LoadProblem(str(file), exc.problem, exc.fix)
         except OSError as exc:
@@ -251,7 +241,7 @@ class CorpusLoader:
 
     def _read_jsonl(self, file: Path) -> Iterator[Document | LoadProblem]:
         try:
-            text = _decode(file.read_bytes())
+            text = decode_text(file.read_bytes())
         except InputError as exc:
             yield LoadProblem(str(file), exc.problem, exc.fix)
             return
@@ -270,36 +260,48 @@ class CorpusLoader:
             if not isinstance(row, dict):
                 yield LoadProblem(where, "line is not a JSON object", "write {id, title, text}")
                 continue
-            if (broken := _unicode_problem(row)) is not None:
-                yield LoadProblem(
-                    where, broken, "fix the \\uD8xx escape (surrogates come in pairs)"
-                )
-                continue
-            body = row.get("text")
-            if not isinstance(body, str) or not body.strip():
-                yield LoadProblem(where, "missing or empty 'text' field", "add a non-empty text")
-                continue
-            if "\x00" in body:
-                yield LoadProblem(where, "text contains a NUL character", "remove it")
-                continue
-            doc_id = row.get("id")
-            if not isinstance(doc_id, str | int) or str(doc_id) == "":
-                yield LoadProblem(where, "missing 'id' field", "add a unique string id")
-                continue
-            if (big := self._too_large(file, len(body.encode("utf-8")))) is not None:
-                yield LoadProblem(where, big.problem, big.fix)
-                continue
-            metadata = row.get("metadata", {})
-            yield Document(
-                id=str(doc_id),
-                title=str(row.get("title") or doc_id),
-                text=body,
-                sha256=_sha256(body),
-                version=1,
-                byte_size=len(body.encode("utf-8")),
-                source_path=where,
-                metadata_json=json.dumps(metadata, sort_keys=True, ensure_ascii=False),
-            )
+            yield self._record_document(row, where, "line")
+
+    @staticmethod
+    def _record_place(source: str, number: int, record: Mapping[str, object]) -> str:
+        doc_id = record.get("id")
+        named = f" (id {str(doc_id)[:80]!r})" if isinstance(doc_id, str | int) else ""
+        return f"{source} {number}{named}"
+
+    def _record_document(
+        self, row: dict[str, object], where: str, what: str
+    ) -> Document | LoadProblem:
+        """One JSONL line or uploaded record as a document, or the problem that skips it."""
+        if (broken := _unicode_problem(row, f"the {what}")) is not None:
+            return LoadProblem(where, broken, "fix the \\uD8xx escape (surrogates come in pairs)")
+        body = row.get("text")
+        if not isinstance(body, str) or not body.strip():
+            return LoadProblem(where, "missing or empty 'text' field", "add a non-empty text")
+        if "\x00" in body:
+            return LoadProblem(where, "text contains a NUL character", "remove it")
+        doc_id = row.get("id")
+        if not isinstance(doc_id, str | int) or isinstance(doc_id, bool) or str(doc_id) == "":
+            return LoadProblem(where, "missing 'id' field", "add a unique string id")
+        try:
+            check_document_id(str(doc_id))
+        except InputError as exc:
+            return LoadProblem(where, exc.problem, exc.fix)
+        size = len(body.encode("utf-8"))
+        if (big := self._too_large(where, size)) is not None:
+            return big
+        metadata = row.get("metadata") or {}
+        if not isinstance(metadata, dict):
+            return LoadProblem(where, "'metadata' is not a JSON object", "write metadata as {...}")
+        return Document(
+            id=str(doc_id),
+            title=str(row.get("title") or doc_id),
+            text=body,
+            sha256=_sha256(body),
+            version=1,
+            byte_size=size,
+            source_path=where,
+            metadata_json=json.dumps(metadata, sort_keys=True, ensure_ascii=False),
+        )
 
 
 def versioned(docs: list[Document], previous: Mapping[str, Document]) -> list[Document]:

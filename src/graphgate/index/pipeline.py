@@ -16,6 +16,7 @@ from graphgate.config import Settings
 from graphgate.embed.base import Embedder
 from graphgate.index.cache import ContentCache
 from graphgate.index.extract_base import Extractor
+from graphgate.index.load import LoadProblem
 from graphgate.runs import COMPLETE, FAILED, Run, finished_now
 from graphgate.store.build import BuiltAhead, nothing_built_ahead
 from graphgate.types import Document
@@ -53,6 +54,9 @@ class IndexContext:
     # Whether the store's keyword index of a kind ("chunk", "entity") was built ahead by
     # that work (waiting for it); False: the graph stage builds it (store/build.py).
     built_ahead: BuiltAhead = nothing_built_ahead
+    # What was skipped while reading an update's ``documents`` (the loader's report): the
+    # load stage records it with the run, as it records a corpus's.
+    load_problems: list[LoadProblem] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -105,6 +109,7 @@ class IndexReport:
     counts: dict[str, int]
     seconds: float
     changes: dict[str, Any] | None = None  # documents added, changed, removed vs the parent
+    new_run: bool = True  # False: nothing changed, and ``run_id`` is the current run still
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ from graphgate.types import (
 def load_stage(ctx: IndexContext, _: dict[str, pa.Table]) -> StageOutput:
     if ctx.documents is not None:
         documents = versioned(sorted(ctx.documents, key=lambda d: d.id), ctx.previous_documents)
-        problems: list[dict[str, str]] = []
+        problems: list[dict[str, str]] = [p.__dict__ for p in ctx.load_problems]
     else:
         result = CorpusLoader(ctx.settings.load).load(ctx.corpus, ctx.previous_documents)
         documents, problems = result.documents, [p.__dict__ for p in result.problems]

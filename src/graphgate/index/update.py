@@ -14,7 +14,9 @@ from pathlib import Path
 
 from graphgate.config import LoadSettings
 from graphgate.errors import DocumentNotFoundError, InputError
-from graphgate.index.load import CorpusLoader
+from graphgate.index.load import CorpusLoader, LoadProblem, LoadResult
+from graphgate.index.pipeline import IndexReport
+from graphgate.runs import Run
 from graphgate.types import Document
 
 
@@ -50,6 +52,8 @@ def with_documents(current: Sequence[Document], new: Sequence[Document]) -> list
 
 def without_documents(current: Sequence[Document], doc_ids: Sequence[str]) -> list[Document]:
     """The current set less ``doc_ids``; an id it does not hold is an error (nothing is done)."""
+    if not doc_ids:
+        raise InputError("no document ids to delete", "name one or more documents; nothing changed")
     have = {d.id for d in current}
     unknown = sorted(set(doc_ids) - have)
     if unknown:
@@ -68,16 +72,45 @@ def without_documents(current: Sequence[Document], doc_ids: Sequence[str]) -> li
     return kept
 
 
-def read_new_documents(paths: Sequence[Path], settings: LoadSettings) -> list[Document]:
-    """The documents of ``paths`` to add; an id given by two of them is an error."""
+def read_new_documents(paths: Sequence[Path], settings: LoadSettings) -> LoadResult:
+    """The documents of ``paths`` to add, with what was skipped; an id given by two of them is
+    an error."""
     loader = CorpusLoader(settings)
     new: dict[str, Document] = {}
+    problems: list[LoadProblem] = []
     for path in paths:
-        for doc in loader.load(path).documents:
+        loaded = loader.load(path)
+        problems += loaded.problems
+        for doc in loaded.documents:
             if doc.id in new:
                 raise InputError(
                     f"document id {doc.id!r} comes from more than one of the paths",
                     "add each document once; nothing changed",
                 )
             new[doc.id] = doc
-    return list(new.values())
+    return LoadResult(list(new.values()), problems)
+
+
+def unchanged_by(current: Sequence[Document], after: Sequence[Document]) -> bool:
+    """The same ids with the same text, title and metadata (a new date is a change): an
+    update that would change nothing. Where a file was read from is history, not content."""
+
+    def content(docs: Sequence[Document]) -> dict[str, tuple[str, str, str]]:
+        return {d.id: (d.sha256, d.title, d.metadata_json) for d in docs}
+
+    return content(current) == content(after)
+
+
+def unchanged_report(parent: Run, documents: int, problems: Sequence[LoadProblem]) -> IndexReport:
+    """An add that changes nothing makes no run: the report names the current one."""
+    manifest = parent.manifest()
+    return IndexReport(
+        parent.run_id,
+        str(manifest.get("pipeline", "graph")),
+        [],
+        [p.__dict__ for p in problems],
+        dict(manifest.get("counts") or {}),
+        0.0,
+        {"added": [], "changed": [], "removed": [], "unchanged": documents},
+        new_run=False,
+    )

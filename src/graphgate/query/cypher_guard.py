@@ -135,10 +135,14 @@ def check_read_only(query: str) -> list[Token]:
 
 
 def with_row_limit(query: str, found: list[Token], max_rows: int) -> str:
-    """``query`` with ``LIMIT max_rows + 1`` appended when it has no LIMIT of its own (one
-    more row than is returned shows that rows were cut)."""
+    """``query`` with ``LIMIT max_rows + 1`` appended when its last RETURN has no LIMIT of its
+    own (one more row than is returned shows that rows were cut). A LIMIT elsewhere (inside a
+    WITH) limits nothing that is returned, so it does not count; rows are also counted as they
+    are read (:func:`graphgate.query.cypher.run_read_query`), whatever the statement says."""
     body = query.rstrip().rstrip(";").rstrip()
-    if any(t.kind == "word" and t.text.lower() == "limit" for t in found):
+    words = [t.text.lower() for t in found if t.kind == "word"]
+    last_return = max((i for i, w in enumerate(words) if w == "return"), default=-1)
+    if last_return >= 0 and "limit" in words[last_return + 1 :]:
         return body
     return f"{body} LIMIT {int(max_rows) + 1}"
 

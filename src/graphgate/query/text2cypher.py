@@ -109,7 +109,12 @@ class CypherRetriever:
             try:
                 query = self._ask(user)
                 found = run_read_query(
-                    self.index.store, query, {}, s.cypher_max_rows, s.cypher_timeout_s
+                    self.index.store,
+                    query,
+                    {},
+                    s.cypher_max_rows,
+                    s.cypher_timeout_s,
+                    s.cypher_max_bytes,
                 )
                 attempts.append({"query": query, "error": ""})
                 rows = found.rows

@@ -1,9 +1,11 @@
 """The ASGI middleware in front of everything the server answers, mounts included.
 
-Every HTTP request — API routes and the MCP endpoint alike — is named as an operation,
-authenticated and decided by :class:`~graphgate.serve.auth.Authenticator` before the app sees
-it, and its body is read here with a byte limit and a time limit, whatever the client declares
-(``Content-Length`` or chunked). The app then reads the body from memory.
+Every HTTP request — API routes and the MCP endpoint alike — must name an allowed host in its
+``Host`` header (a page on another origin reaches a loopback server through DNS rebinding, and
+its requests then carry the attacker's host name), is named as an operation, authenticated and
+decided by :class:`~graphgate.serve.auth.Authenticator` before the app sees it, and its body is
+read here with a byte limit and a time limit, whatever the client declares (``Content-Length``
+or chunked). The app then reads the body from memory.
 """
 
 from __future__ import annotations
@@ -18,6 +20,27 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from graphgate.serve.auth import AccessDenied, Authenticator
 
 ACCESS_KEY = "graphgate.caller"
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+
+
+def allowed_hosts(configured: list[str], bound: str) -> frozenset[str]:
+    """``serve.allowed_hosts``, or by default the bound address and the loopback names;
+    lower case, IPv6 addresses in brackets as a Host header writes them. "*" allows any."""
+    if configured:
+        return frozenset(_bracketed(h.strip().lower()) for h in configured if h.strip())
+    return frozenset({*LOOPBACK_HOSTS, _bracketed(bound.lower())})
+
+
+def _bracketed(host: str) -> str:
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def host_of(header: str) -> str:
+    """The host of a ``Host`` header without its port: ``[::1]:8000`` -> ``[::1]``."""
+    value = header.strip().lower()
+    if value.startswith("["):
+        return value[: value.find("]") + 1] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
 
 
 class _TooLarge(Exception):
@@ -30,12 +53,14 @@ class Guard:
         app: ASGIApp,
         router: Router,
         authenticator: Authenticator,
+        hosts: frozenset[str],
         max_body_bytes: int,
         body_timeout_s: float,
     ) -> None:
         self.app = app
         self.router = router
         self.authenticator = authenticator
+        self.hosts = hosts
         self.max_body_bytes = max_body_bytes
         self.body_timeout_s = body_timeout_s
 
@@ -58,6 +83,15 @@ class Guard:
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        if "*" not in self.hosts and host_of(headers.get("host", "")) not in self.hosts:
+            # The value sent is not echoed: request text never comes back in a reply.
+            detail = {
+                "detail": "the Host header names a host this server does not answer for",
+                "fix": "use the address the server was started on, or list the host in "
+                "serve.allowed_hosts (GRAPHGATE_SERVE__ALLOWED_HOSTS)",
+            }
+            await _reply(send, 421, detail, {"connection": "close"})
+            return
         caller = self.authenticator.identify_header(headers.get("authorization"))
         try:
             self.authenticator.decide(self.operation(scope), caller)

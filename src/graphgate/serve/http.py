@@ -12,7 +12,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -24,18 +24,18 @@ from graphgate.errors import (
     InputError,
     NotFoundError,
     StoreUnavailableError,
+    WriteConflictError,
 )
-from graphgate.inputs import MAX_TOP_K
+from graphgate.inputs import MAX_DOCUMENT_ID_CHARS, MAX_TOP_K
 from graphgate.modes import DEFAULT_EVAL_MODES, QUERY_MODES, modes_help
 from graphgate.query.cypher_guard import MAX_QUERY_CHARS
 from graphgate.serve.auth import AccessDenied
 from graphgate.serve.browse_routes import add_browse_routes
-from graphgate.serve.guard import Guard
+from graphgate.serve.guard import Guard, allowed_hosts
 from graphgate.serve.metrics import ServerMetrics
 from graphgate.serve.service import DocumentIn, Service
 from graphgate.serve.ui import add_ui_routes
 
-MAX_QUESTION_CHARS = 4_000
 _MAX_ERROR_CHARS = 300
 
 
@@ -59,7 +59,8 @@ _MODE_SCHEMA: dict[str, JsonValue] = {"enum": list[JsonValue](QUERY_MODES)}
 
 
 class QueryRequest(BaseModel):
-    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
+    # Its length is checked against query.max_question_chars, as on every entry point.
+    question: str = Field(min_length=1)
     mode: Annotated[str | None, AfterValidator(_mode)] = Field(
         None, json_schema_extra={"anyOf": [_MODE_SCHEMA, {"type": "null"}]}
     )
@@ -92,16 +93,26 @@ class EvalRequest(BaseModel):
     )
 
 
-def create_app(service: Service, mcp: bool = True) -> FastAPI:
-    """The API; with ``mcp`` the MCP server also answers at ``/mcp`` (streamable HTTP)."""
+def create_app(service: Service, mcp: bool = True, host: str = "127.0.0.1") -> FastAPI:
+    """The API for a server bound to ``host``; with ``mcp`` the MCP server also answers at
+    ``/mcp`` (streamable HTTP). Every route and the MCP mount answer only the Host header
+    values of ``serve.allowed_hosts`` (default: ``host`` and the loopback names)."""
+    hosts = allowed_hosts(service.settings.allowed_hosts, host)
     mcp_app: Any = None
     mcp_server: Any = None
     if mcp:
+        from mcp.server.transport_security import TransportSecuritySettings
+
         from graphgate.serve.mcp_server import build_mcp
 
         mcp_server = build_mcp(service)
+        # The guard checks the Host header of every request, this mount's included, by one
+        # rule; the SDK's own check (loopback names only) would refuse a host the rule allows.
         mcp_app = mcp_server.streamable_http_app(
-            streamable_http_path="/mcp", stateless_http=True, json_response=True
+            streamable_http_path="/mcp",
+            stateless_http=True,
+            json_response=True,
+            transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         )
 
     @contextlib.asynccontextmanager
@@ -125,6 +136,7 @@ def create_app(service: Service, mcp: bool = True) -> FastAPI:
         Guard,
         router=app.router,
         authenticator=service.auth,
+        hosts=hosts,
         max_body_bytes=limits.max_body_bytes,
         body_timeout_s=limits.body_timeout_s,
     )
@@ -139,7 +151,7 @@ def create_app(service: Service, mcp: bool = True) -> FastAPI:
         if isinstance(exc, StoreUnavailableError):  # the graph server is down: retry later
             body = {"detail": exc.problem, "fix": exc.fix}
             return JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
-        code = 409 if isinstance(exc, IndexMissingError) else 400
+        code = 409 if isinstance(exc, IndexMissingError | WriteConflictError) else 400
         if isinstance(exc, InputError):
             code = 404 if isinstance(exc, NotFoundError) else 422
         return JSONResponse({"detail": exc.problem, "fix": exc.fix}, status_code=code)
@@ -183,11 +195,21 @@ def create_app(service: Service, mcp: bool = True) -> FastAPI:
         job = service.add_documents([d.model_dump() for d in body.documents])
         return {"job": job.id, "poll": f"/jobs/{job.id}"}
 
+    not_held: dict[int | str, dict[str, Any]] = {
+        404: {"description": "The current run holds no document with this id."}
+    }
+
+    @app.delete("/documents", status_code=202, name="documents.delete", responses=not_held)
+    def delete_document_by_query(
+        id: str = Query(min_length=1, max_length=MAX_DOCUMENT_ID_CHARS),
+    ) -> dict[str, Any]:
+        """Any id, slashes, dots and ``?`` included, URL-encoded as ``?id=``."""
+        job = service.delete_documents([id])
+        return {"job": job.id, "poll": f"/jobs/{job.id}"}
+
+    # ``:path``: an id with slashes (a file in a subfolder, ``notes/old.md``) is one id.
     @app.delete(
-        "/documents/{doc_id}",
-        status_code=202,
-        name="documents.delete",
-        responses={404: {"description": "The current run holds no document with this id."}},
+        "/documents/{doc_id:path}", status_code=202, name="documents.delete", responses=not_held
     )
     def delete_document(doc_id: str) -> dict[str, Any]:
         job = service.delete_documents([doc_id])

@@ -1,8 +1,10 @@
 """The state a server shares between requests: one workspace, one writer, background jobs.
 
 Queries are serialised on one lock (the search libraries are not documented as thread-safe);
-indexing runs in a background thread into a new run, and queries keep answering from the
-current run until the new one is complete and becomes current.
+writes (add, delete, re-index) are applied by one background thread in the order they were
+accepted, each into a new run under the workspace's write lock (so a CLI writer or another
+server process sharing the workspace is waited for, never overwritten), and queries keep
+answering from the current run until the new one is complete and becomes current.
 
 Every transport calls the operations here after :meth:`Service.authorize`; paths a client names
 are checked against ``serve.allowed_paths`` here, once, for HTTP and MCP alike.
@@ -10,9 +12,8 @@ are checked against ``serve.allowed_paths`` here, once, for HTTP and MCP alike.
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
+import queue
 import threading
 import uuid
 from collections.abc import Callable
@@ -21,17 +22,25 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, Field
 
-from graphgate.errors import InputError
+from graphgate.errors import InputError, WriteConflictError
 from graphgate.evaluate.records import EvalRecord
 from graphgate.explore import Explorer
 from graphgate.index.pipeline import IndexReport
-from graphgate.inputs import check_top_k, check_unicode, check_unicode_tree
+from graphgate.inputs import (
+    MAX_DOCUMENT_ID_CHARS,
+    check_document_id,
+    check_question,
+    check_top_k,
+    check_unicode,
+    check_unicode_tree,
+)
 from graphgate.modes import check_mode, parse_modes
 from graphgate.query.temporal import time_of
 from graphgate.serve.auth import AccessDenied, Authenticator, Caller
 from graphgate.serve.jobs import Job, JobBoard
 from graphgate.types import Document, from_table
 from graphgate.workspace import Workspace
+from graphgate.workspace_lock import WriterInfo
 
 T = TypeVar("T")
 
@@ -45,8 +54,17 @@ def _clean_tree(value: dict[str, Any]) -> dict[str, Any]:
     return value
 
 
+def _clean_id(value: str) -> str:
+    try:
+        return check_document_id(value)
+    except InputError as exc:
+        raise ValueError(f"{exc.problem} ({exc.fix})") from exc
+
+
 class DocumentIn(BaseModel):
-    id: str = Field(min_length=1, max_length=512)
+    id: Annotated[str, AfterValidator(_clean_id)] = Field(
+        min_length=1, max_length=MAX_DOCUMENT_ID_CHARS
+    )
     title: str | None = None
     text: str = Field(min_length=1)
     metadata: Annotated[dict[str, Any], AfterValidator(_clean_tree)] = Field(default_factory=dict)
@@ -70,7 +88,11 @@ class Service:
             serve.metrics_public,
         )
         self.query_lock = threading.Lock()
-        self.write_lock = threading.Lock()
+        # Writes accepted and not yet finished, applied in order by one thread.
+        self._writes: queue.Queue[tuple[Job, Callable[[Job], dict[str, Any]]]] = queue.Queue()
+        self._pending = 0
+        self._pending_lock = threading.Lock()
+        self._writer: threading.Thread | None = None
         self.jobs = JobBoard(workspace / "jobs")
         self._explorer: Explorer | None = None
 
@@ -93,7 +115,7 @@ class Service:
         self, question: str, mode: str | None, top_k: int | None, as_of: str | None = None
     ) -> dict[str, Any]:
         # The workspace checks these too; here a bad request is refused before it queues.
-        check_unicode(question, "the question")
+        check_question(question, self.ws.settings.query.max_question_chars)
         check_mode(mode)
         check_top_k(top_k)
         time_of(question, as_of)
@@ -152,26 +174,70 @@ class Service:
         return resolved
 
     # -- background jobs ---------------------------------------------------------------------
+    def _run_job(self, job: Job, work: Callable[[Job], dict[str, Any]]) -> None:
+        job.state = "running"
+        self.jobs.save(job, force=True)
+        try:
+            job.result = work(job)
+            job.state = "done"
+        except Exception as exc:  # a job reports its failure instead of dying silently
+            job.state, job.error = "failed", f"{type(exc).__name__}: {exc}"
+        job.progress.pop("waiting for", None)
+        self.jobs.save(job, force=True)
+
     def _start(self, kind: str, work: Callable[[Job], dict[str, Any]]) -> Job:
+        """A job that changes no run (an evaluation): its own thread, at once."""
         job = Job(uuid.uuid4().hex[:12], kind)
         self.jobs.add(job)
-
-        def run() -> None:
-            with self.write_lock:
-                job.state = "running"
-                self.jobs.save(job, force=True)
-                try:
-                    job.result = work(job)
-                    job.state = "done"
-                except Exception as exc:  # a job reports its failure instead of dying silently
-                    job.state, job.error = "failed", f"{type(exc).__name__}: {exc}"
-                self.jobs.save(job, force=True)
-
-        threading.Thread(target=run, name=f"graphgate-{kind}-{job.id}", daemon=True).start()
+        name = f"graphgate-{kind}-{job.id}"
+        threading.Thread(target=self._run_job, args=(job, work), name=name, daemon=True).start()
         return job
+
+    def _start_write(self, work: Callable[[Job], dict[str, Any]]) -> Job:
+        """A write, queued behind this server's earlier ones; with ``runs.write_wait_s = 0``
+        refused at once (409) while another write is queued or holds the workspace."""
+        if self.ws.settings.runs.write_wait_s == 0:
+            holder = self.ws.write_lock.holder()
+            if holder is not None or self._pending:
+                busy = holder.describe() if holder else f"{self._pending} queued on this server"
+                raise WriteConflictError(
+                    f"another write is in progress ({busy})",
+                    "try again when it has finished (runs.write_wait_s = 0 refuses at once); "
+                    "nothing changed",
+                )
+        job = Job(uuid.uuid4().hex[:12], "index")
+        with self._pending_lock:
+            self._pending += 1
+            self.jobs.add(job)
+            self._writes.put((job, work))
+            if self._writer is None:
+                self._writer = threading.Thread(
+                    target=self._apply_writes, name="graphgate-writer", daemon=True
+                )
+                self._writer.start()
+        return job
+
+    def _apply_writes(self) -> None:
+        while True:
+            job, work = self._writes.get()
+            try:
+                self._run_job(job, work)
+            finally:
+                with self._pending_lock:
+                    self._pending -= 1
+
+    def _writer_workspace(self, job: Job) -> Workspace:
+        """A workspace object for one write; the job says whom it waits for, if anyone."""
+
+        def waiting(holder: WriterInfo) -> None:
+            job.progress["waiting for"] = holder.describe()
+            self.jobs.save(job, force=True)
+
+        return Workspace(self.workspace, on_write_wait=waiting)
 
     def _progress(self, job: Job) -> Callable[[str, int], Callable[[int], None]]:
         def progress(description: str, total: int) -> Callable[[int], None]:
+            job.progress.pop("waiting for", None)
             job.progress[description] = {"done": 0, "total": total}
             self.jobs.save(job)
 
@@ -185,50 +251,47 @@ class Service:
 
     def add_documents(self, documents: list[dict[str, Any]]) -> Job:
         """Add (or replace, by id) these documents in a new run; only their content is
-        extracted and embedded (the first documents of an empty workspace are its index)."""
+        extracted and embedded (the first documents of an empty workspace are its index).
+        Documents that cannot be indexed are named in the job's ``problems``, by their place
+        in the request and their id."""
         if not documents:
             raise InputError("no documents to add", "send one or more documents")
 
         def work(job: Job) -> dict[str, Any]:
-            with tempfile.TemporaryDirectory(prefix="gg-docs-") as folder:
-                corpus = Path(folder) / "documents.jsonl"
-                corpus.write_text(
-                    "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in documents),
-                    encoding="utf-8",
-                )
-                with Workspace(self.workspace) as writer:
-                    progress = self._progress(job)
-                    if writer.runs.current_id() is None:
-                        report = writer.index(corpus, progress=progress)
-                    else:
-                        report = writer.add([corpus], progress=progress)
-            return _report(report)
+            with self._writer_workspace(job) as writer:
+                return _report(writer.add_documents(documents, progress=self._progress(job)))
 
-        return self._start("index", work)
+        return self._start_write(work)
 
     def delete_documents(self, doc_ids: list[str]) -> Job:
-        """Remove these documents in a new run; an id the current run lacks is refused now."""
+        """Remove these documents in a new run; an id the current run lacks is refused now,
+        unless earlier writes are still queued (the job then checks it when its turn comes)."""
         from graphgate.index.update import without_documents
 
-        with self.query_lock:
-            current = self.ws.loaded().run
-        without_documents(from_table(current.read_artifact("documents"), Document), doc_ids)
+        if not doc_ids:
+            without_documents([], doc_ids)  # the same refusal as every entry point's
+        for doc_id in doc_ids:
+            check_unicode(doc_id, "the document id")
+        if not self._pending:
+            with self.query_lock:
+                current = self.ws.loaded().run
+            without_documents(from_table(current.read_artifact("documents"), Document), doc_ids)
 
         def work(job: Job) -> dict[str, Any]:
-            with Workspace(self.workspace) as writer:
+            with self._writer_workspace(job) as writer:
                 return _report(writer.delete(doc_ids, progress=self._progress(job)))
 
-        return self._start("index", work)
+        return self._start_write(work)
 
     def reindex(self, path: str) -> Job:
         """Index a corpus below ``serve.allowed_paths`` into a new run."""
         corpus = self.allowed_path(path)
 
         def work(job: Job) -> dict[str, Any]:
-            with Workspace(self.workspace) as writer:
+            with self._writer_workspace(job) as writer:
                 return _report(writer.index(corpus, progress=self._progress(job)))
 
-        return self._start("index", work)
+        return self._start_write(work)
 
     def evaluate(self, testset: str, modes: list[str] | str) -> Job:
         """Evaluate a test set below ``serve.allowed_paths``; results stay with the run."""
@@ -250,4 +313,11 @@ class Service:
 
 
 def _report(report: IndexReport) -> dict[str, Any]:
-    return {"run_id": report.run_id, "counts": report.counts, "changes": report.changes}
+    """A write's answer: its run, what changed, and what was skipped (by place and id)."""
+    return {
+        "run_id": report.run_id,
+        "new_run": report.new_run,
+        "counts": report.counts,
+        "changes": report.changes,
+        "problems": report.problems,
+    }

@@ -45,7 +45,8 @@ def _worker(
     die_with_parent(parent)
     service = Service(Path(workspace), write_token, read_token)
     try:
-        uvicorn.Server(server_config(create_app(service), service, host, port)).run(sockets=[sock])
+        app = create_app(service, host=host)
+        uvicorn.Server(server_config(app, service, host, port)).run(sockets=[sock])
     finally:
         service.close()
 

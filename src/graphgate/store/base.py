@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -30,6 +30,15 @@ class TextIndex(Protocol):
     def __len__(self) -> int: ...
 
     def search(self, query: str, k: int) -> list[Hit]: ...
+
+
+@dataclass(frozen=True)
+class CypherRows:
+    """A read query's columns and its rows, read from the database one at a time: a caller
+    stops reading at its own row, byte or time limit, whatever the statement's LIMIT."""
+
+    columns: list[str]
+    rows: Iterator[list[Any]]
 
 
 @dataclass(frozen=True)
@@ -132,6 +141,13 @@ class GraphStore(Protocol):
     ) -> pa.Table:
         """Read-only Cypher over the graph (the store refuses writes), stopped after
         ``timeout_s`` (:class:`~graphgate.errors.QueryTimeoutError`)."""
+        ...
+
+    def cypher_rows(
+        self, query: str, params: dict[str, Any] | None = None, timeout_s: float | None = None
+    ) -> CypherRows:
+        """:meth:`cypher` with the rows as an iterator (values as ``cypher`` gives them), for
+        statements a user wrote: what is read is bounded by the reader."""
         ...
 
     def counts(self) -> dict[str, int]: ...

@@ -19,7 +19,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from graphgate.runs import Run
-from graphgate.store.base import Hit, ProjectionEdges, SearchKind
+from graphgate.store.base import CypherRows, Hit, ProjectionEdges, SearchKind
 from graphgate.store.build import build_search_indexes, open_store, search_indexes_present
 from graphgate.store.ladybug_store import LadybugGraphStore
 from graphgate.text import normalise_name, page_keys
@@ -188,6 +188,11 @@ class EmbeddedGraphStore:
         self, query: str, params: dict[str, Any] | None = None, timeout_s: float | None = None
     ) -> pa.Table:
         return self.graph.cypher(query, params, timeout_s)
+
+    def cypher_rows(
+        self, query: str, params: dict[str, Any] | None = None, timeout_s: float | None = None
+    ) -> CypherRows:
+        return self.graph.cypher_rows(query, params, timeout_s)
 
     def counts(self) -> dict[str, int]:
         return self.graph.counts()

@@ -21,7 +21,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from graphgate.errors import EmbeddingMismatchError, GraphgateError, QueryTimeoutError
-from graphgate.store.base import Hit, ProjectionEdges, SearchKind
+from graphgate.store.base import CypherRows, Hit, ProjectionEdges, SearchKind
 from graphgate.store.falkordb_client import FalkorDBServer
 from graphgate.store.falkordb_write import graph_counts
 from graphgate.store.text import Bm25TextIndex, memory_text_index
@@ -371,6 +371,17 @@ class FalkorDBGraphStore:
     ) -> pa.Table:
         """Read-only Cypher (the server refuses writes); nodes and edges come back as their
         properties, without the vectors and search fields graphgate keeps on them."""
+        found = self.cypher_rows(query, params, timeout_s)
+        columns: dict[str, list[Any]] = {n: [] for n in found.columns}
+        for row in found.rows:
+            for name, value in zip(found.columns, row, strict=True):
+                columns[name].append(value)
+        return pa.table(columns) if found.columns else pa.table({})
+
+    def cypher_rows(
+        self, query: str, params: dict[str, Any] | None = None, timeout_s: float | None = None
+    ) -> CypherRows:
+        """The server sends the whole result at once; its rows are converted as they are read."""
         from redis.exceptions import ResponseError
 
         try:
@@ -383,11 +394,8 @@ class FalkorDBGraphStore:
                 ) from None
             raise
         names = [str(h[1]) for h in result.header]
-        columns: dict[str, list[Any]] = {n: [] for n in names}
-        for row in result.result_set:
-            for name, value in zip(names, row, strict=True):
-                columns[name].append(_plain(value))
-        return pa.table(columns) if names else pa.table({})
+        rows = ([_plain(value) for value in row] for row in result.result_set)
+        return CypherRows(names, rows)
 
     def counts(self) -> dict[str, int]:
         return graph_counts(self.server, self.graph)

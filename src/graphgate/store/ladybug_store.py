@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +12,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from graphgate.errors import GraphgateError, QueryTimeoutError
-from graphgate.store.base import Hit, SearchKind, TextIndex, VectorIndex
+from graphgate.store.base import CypherRows, Hit, SearchKind, TextIndex, VectorIndex
 from graphgate.types import GRAPH_TABLES, NODE_LABELS, REL_TYPES
 
 # Derived from the records in types.py, the one declaration of every table.
@@ -164,16 +164,36 @@ class LadybugGraphStore:
         self, query: str, params: dict[str, Any] | None = None, timeout_s: float | None = None
     ) -> pa.Table:
         """Read-only Cypher: a store opened for querying refuses writes at the database level."""
+        return self._read_query(query, params, timeout_s).get_as_arrow()
+
+    def cypher_rows(
+        self, query: str, params: dict[str, Any] | None = None, timeout_s: float | None = None
+    ) -> CypherRows:
+        result = self._read_query(query, params, timeout_s)
+
+        def rows() -> Iterator[list[Any]]:
+            try:
+                while result.has_next():
+                    yield list(result.get_next())
+            finally:
+                result.close()
+
+        return CypherRows([str(c) for c in result.get_column_names()], rows())
+
+    def _read_query(
+        self, query: str, params: dict[str, Any] | None, timeout_s: float | None
+    ) -> Any:
+        """The database's result of a read query, run within ``timeout_s``."""
         if not self.read_only:
             raise GraphgateError(
                 "cypher() is for read-only stores", "open the store with read_only=True"
             )
-        if timeout_s is None:
-            return self._execute(query, params)
         connection = self.connection()
+        if timeout_s is None:
+            return connection.execute(query, params or {})
         connection.set_query_timeout(max(1, int(timeout_s * 1000)))
         try:
-            return self._execute(query, params)
+            return connection.execute(query, params or {})
         except RuntimeError as exc:
             if "interrupt" in str(exc).lower() or "timeout" in str(exc).lower():
                 raise QueryTimeoutError(

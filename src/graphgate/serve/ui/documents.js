@@ -32,7 +32,11 @@
       .filter(([, v]) => v && typeof v === "object")
       .map(([k, v]) => `${k} ${v.done}/${v.total}`);
     const result = job.result && job.result.run_id ? ` → run ${job.result.run_id}` : "";
-    return h("li", { dataset: { job: job.id, state: job.state } }, `${job.kind} ${job.id}: ${job.state}${result}`, steps.length ? h("span", { class: "muted" }, ` (${steps.join(", ")})`) : null, job.error ? h("span", { class: "error-inline" }, ` ${job.error}`) : null);
+    const waiting = job.progress && typeof job.progress["waiting for"] === "string" ? ` waiting for ${job.progress["waiting for"]}` : "";
+    // What the loader skipped, by place and id, as text (never markup).
+    const skipped = (job.result && job.result.problems) || [];
+    const problems = skipped.length ? h("ul", { class: "skipped" }, ...skipped.slice(0, 10).map((p) => h("li", {}, `skipped ${p.source}: ${p.problem} — ${p.fix}`))) : null;
+    return h("li", { dataset: { job: job.id, state: job.state } }, `${job.kind} ${job.id}: ${job.state}${result}${waiting}`, steps.length ? h("span", { class: "muted" }, ` (${steps.join(", ")})`) : null, job.error ? h("span", { class: "error-inline" }, ` ${job.error}`) : null, problems);
   }
 
   async function watchJobs(list) {
@@ -89,7 +93,8 @@
       GG.showError(null);
       if (!window.confirm(`Delete document ${id} from the index?`)) return;
       try {
-        const job = await GG.api(`/documents/${encodeURIComponent(id)}`, { method: "DELETE" });
+        // The id as a query value: any id (slashes, "..", "?") reaches the server as it is.
+        const job = await GG.api(`/documents?id=${encodeURIComponent(id)}`, { method: "DELETE" });
         status.textContent = `deleting: job ${job.job}`;
         watchJobs(jobs);
       } catch (err) {
