@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/serve_load.py WORKSPACE QUESTIONS [--clients 32] [--queries 5000]
         [--modes vector,hybrid] [--workers N] [--backend falkordb [--kill-store-after S]]
+        [--seconds 60 --write-every 5]
 
 Starts `graphgate serve` (``--workers`` processes on one port) on a free loopback port, sends
 the questions (one a line, or test-set JSONL) round-robin from client threads, and prints
@@ -13,11 +14,18 @@ workspace on it (its content cache is copied too, so nothing is re-embedded). Wi
 ``--kill-store-after S`` that server is killed (-9) S seconds into each mode's load and
 started again two seconds later: the errors column then splits 503s (clean refusals while the
 server is down) from anything else, and the load must finish with the server back.
+
+``--seconds S`` runs each mode's load for S seconds instead of a number of queries; with
+``--write-every W`` a writer deletes a document the answers cite, then adds it back, one change
+every W seconds over HTTP (with the write token) while the clients query, on a copy of
+WORKSPACE. Afterwards every answer's citations are checked against the documents of the run the
+answer names, and every change the server reported applied against the final run.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -30,11 +38,15 @@ from pathlib import Path
 
 import httpx
 import numpy as np
+import pyarrow.parquet as pq
 
 from graphgate.inputs import read_questions
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # tests/falkordb_server.py: the wheel's server on a free port
+
+
+WRITE_TOKEN = "serve-load-writer"
 
 
 @dataclass
@@ -43,30 +55,141 @@ class Load:
     mode: str
     questions: list[str]
     total: int
+    until: float | None = None  # a deadline (perf_counter) instead of a number of queries
     latencies: list[float] = field(default_factory=list)
     refused: int = 0  # 503: the store was down, said cleanly
     errors: int = 0  # anything else
     sent: int = 0
+    # (run the answer names, documents it cites), for the check against each run's documents
+    cited: list[tuple[str, frozenset[str]]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def client(self) -> None:
         with httpx.Client(base_url=self.base, timeout=60) as http:
             while True:
                 with self.lock:
-                    if self.sent >= self.total:
+                    if self.until is None and self.sent >= self.total:
+                        return
+                    if self.until is not None and time.perf_counter() >= self.until:
                         return
                     n = self.sent
                     self.sent += 1
                 started = time.perf_counter()
+                answer = None
                 try:
                     body = {"question": self.questions[n % len(self.questions)], "mode": self.mode}
-                    status = http.post("/query", json=body).status_code
+                    response = http.post("/query", json=body)
+                    status = response.status_code
+                    if status == 200:
+                        answer = response.json()
                 except httpx.HTTPError:
                     status = 0
                 with self.lock:
                     self.latencies.append((time.perf_counter() - started) * 1000)
                     self.refused += status == 503
                     self.errors += status not in (200, 503)
+                    if answer is not None:
+                        docs = frozenset(str(c["doc_id"]) for c in answer["citations"])
+                        self.cited.append((str(answer["run_id"]), docs))
+
+
+@dataclass
+class Writer:
+    """One change over HTTP every ``every_s`` seconds, sent whether or not the last one has been
+    applied (the server queues them): delete a cited document, then add it back (same id,
+    text, title, metadata), cycling through ``documents``. Then every job is waited for."""
+
+    base: str
+    documents: list[dict[str, object]]
+    every_s: float
+    until: float
+    applied: list[tuple[str, str, str]] = field(default_factory=list)  # (action, doc id, run)
+    failed: list[str] = field(default_factory=list)
+
+    def run(self) -> None:
+        auth = {"Authorization": f"Bearer {WRITE_TOKEN}"}
+        sent: list[tuple[str, str, str]] = []  # (action, doc id, job)
+        start = time.perf_counter()
+        with httpx.Client(base_url=self.base, timeout=120, headers=auth) as http:
+            step = 0
+            while start + (step + 1) * self.every_s <= self.until:
+                time.sleep(max(0.0, start + (step + 1) * self.every_s - time.perf_counter()))
+                doc = self.documents[(step // 2) % len(self.documents)]
+                if step % 2 == 0:
+                    action, answer = "delete", http.delete("/documents", params={"id": doc["id"]})
+                else:
+                    action, answer = "add", http.post("/documents", json={"documents": [doc]})
+                step += 1
+                if answer.status_code != 202:
+                    self.failed.append(f"{action} {doc['id']}: HTTP {answer.status_code}")
+                    continue
+                sent.append((action, str(doc["id"]), str(answer.json()["job"])))
+            for action, doc_id, job_id in sent:
+                job = self._wait(http, job_id)
+                if job.get("state") != "done":
+                    self.failed.append(f"{action} {doc_id}: {job.get('error')}")
+                    continue
+                result = job["result"]
+                assert isinstance(result, dict)
+                self.applied.append((action, doc_id, str(result["run_id"])))
+
+    @staticmethod
+    def _wait(http: httpx.Client, job: str) -> dict[str, object]:
+        for _ in range(3000):
+            state: dict[str, object] = http.get(f"/jobs/{job}").json()
+            if state.get("state") not in {"queued", "running"}:
+                return state
+            time.sleep(0.1)
+        return {"state": "timed out"}
+
+
+def _run_documents(workspace: Path, run_id: str) -> set[str]:
+    path = workspace / "runs" / run_id / "documents.parquet"
+    return {str(i) for i in pq.read_table(path, columns=["id"])["id"]}
+
+
+def _cited_documents(
+    workspace: Path, answers: list[tuple[str, frozenset[str]]]
+) -> list[dict[str, object]]:
+    """The current run's documents that the answers cite most, as upload records."""
+    run_id = (workspace / "CURRENT").read_text().strip()
+    table = pq.read_table(workspace / "runs" / run_id / "documents.parquet")
+    rows = {str(r["id"]): r for r in table.to_pylist()}
+    counts: dict[str, int] = {}
+    for _, docs in answers:
+        for doc in docs:
+            counts[doc] = counts.get(doc, 0) + 1
+    chosen = sorted(counts, key=lambda d: (-counts[d], d))[:6] or sorted(rows)[:6]
+
+    return [
+        {
+            "id": d,
+            "title": rows[d]["title"],
+            "text": rows[d]["text"],
+            "metadata": json.loads(rows[d]["metadata_json"] or "{}"),
+        }
+        for d in chosen
+        if d in rows
+    ]
+
+
+def check_writes(
+    workspace: Path, answers: list[tuple[str, frozenset[str]]], writer: Writer
+) -> tuple[int, int, int]:
+    """(answers whose citations lie outside the run they name, changes reported applied that
+    the final run lacks, runs named by answers); every check reads the runs' own documents."""
+    runs: dict[str, set[str]] = {}
+    outside = 0
+    for run_id, docs in answers:
+        if run_id not in runs:
+            runs[run_id] = _run_documents(workspace, run_id)
+        outside += not docs <= runs[run_id]
+    final = _run_documents(workspace, (workspace / "CURRENT").read_text().strip())
+    last: dict[str, str] = {}
+    for action, doc, _ in writer.applied:
+        last[doc] = action
+    lost = sum((doc in final) != (action == "add") for doc, action in last.items())
+    return outside, lost, len(runs)
 
 
 def _falkordb_copy(workspace: Path, out: Path) -> tuple[Path, dict[str, str], object]:
@@ -101,11 +224,15 @@ def main() -> None:
     parser.add_argument("questions", type=Path)
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--queries", type=int, default=5000)
+    parser.add_argument("--seconds", type=float, help="each mode's load lasts this long")
+    parser.add_argument("--write-every", type=float, help="one write every S seconds")
     parser.add_argument("--modes", default="vector,local")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--backend", choices=("embedded", "falkordb"), default="embedded")
     parser.add_argument("--kill-store-after", type=float)
     args = parser.parse_args()
+    if args.write_every is not None and args.seconds is None:
+        parser.error("--write-every needs --seconds")
     questions = [q for _, q in read_questions(args.questions.read_text().splitlines())]
     from tests.falkordb_server import free_port
 
@@ -114,6 +241,12 @@ def main() -> None:
     if args.backend == "falkordb":
         workspace, extra, store_server = _falkordb_copy(args.workspace, out)
         env |= extra
+    elif args.write_every is not None:
+        workspace = out / "ws"  # the writer changes a copy, never the workspace given
+        shutil.copytree(args.workspace, workspace, ignore=shutil.ignore_patterns("jobs"))
+    if args.write_every is not None:
+        env |= {"GRAPHGATE_SERVE__WRITE_TOKEN": WRITE_TOKEN}
+        env.pop("GRAPHGATE_RUNS__KEEP", None)  # every run stays, to check answers against
     port = free_port()
     command = [sys.executable, "-m", "graphgate.cli", "serve", "-w", str(workspace)]
     server = subprocess.Popen(
@@ -127,37 +260,59 @@ def main() -> None:
                 break
             except httpx.TransportError:
                 time.sleep(0.1)
-        for _ in range(2 * args.workers):  # warm up every worker
-            httpx.post(base + "/query", json={"question": questions[0]}, timeout=120)
+        warm = Load(base, args.modes.split(",")[0], questions, 2 * args.workers + 20)
+        warm.client()  # every worker warmed; the answers show which documents are cited
         print(
             f"backend {args.backend}, {args.workers} serving process(es)"
             + (f", store killed at {args.kill_store_after} s" if args.kill_store_after else "")
+            + (f", a write every {args.write_every:g} s" if args.write_every else "")
         )
         print(
             "| mode | clients | queries | seconds | queries/s | p50 ms | p95 ms | p99 ms | "
-            "503 | other errors |"
+            "503 | other errors | writes applied | write errors | runs answered from | "
+            "answers citing outside their run | applied changes missing |"
         )
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for mode in args.modes.split(","):
-            load = Load(base, mode, questions, args.queries)
+            until = time.perf_counter() + args.seconds if args.seconds is not None else None
+            load = Load(base, mode, questions, args.queries, until)
             threads = [threading.Thread(target=load.client) for _ in range(args.clients)]
-            killer = None
+            side: list[threading.Thread] = []
             if args.kill_store_after is not None and store_server is not None:
-                killer = threading.Thread(
-                    target=_kill_and_restart, args=(store_server, args.kill_store_after)
+                side.append(
+                    threading.Thread(
+                        target=_kill_and_restart, args=(store_server, args.kill_store_after)
+                    )
                 )
+            writer = None
+            if args.write_every is not None and until is not None:
+                cited = _cited_documents(workspace, warm.cited)
+                writer = Writer(base, cited, args.write_every, until)
+                side.append(threading.Thread(target=writer.run))
             started = time.perf_counter()
-            for t in [*threads, *([killer] if killer else [])]:
+            for t in [*threads, *side]:
                 t.start()
-            for t in [*threads, *([killer] if killer else [])]:
+            for t in [*threads, *side]:
                 t.join()
             seconds = time.perf_counter() - started
             p50, p95, p99 = np.percentile(load.latencies, [50, 95, 99])
+            checks = ["", "", "", "", ""]
+            if writer is not None:
+                outside, lost, runs = check_writes(workspace, load.cited, writer)
+                checks = [
+                    str(len(writer.applied)),
+                    str(len(writer.failed)),
+                    str(runs),
+                    f"{outside} of {len(load.cited)}",
+                    str(lost),
+                ]
             print(
                 f"| {mode} | {args.clients} | {len(load.latencies)} | {seconds:.1f} | "
                 f"{len(load.latencies) / seconds:.1f} | {p50:.1f} | {p95:.1f} | {p99:.1f} | "
-                f"{load.refused} | {load.errors} |"
+                f"{load.refused} | {load.errors} | " + " | ".join(checks) + " |"
             )
+            if writer is not None and writer.failed:
+                print("write errors: " + "; ".join(writer.failed))
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -70,14 +70,18 @@ class Workspace:
         settings: Settings | None = None,
         open_store: StoreOpener | None = None,
         on_write_wait: Callable[[WriterInfo], None] | None = None,
+        write_ticket: int | None = None,
         **overrides: Any,
     ) -> None:
         """``open_store`` opens a run's :class:`GraphStore` for querying (default: the store
         the run was written to: embedded or server); ``on_write_wait`` is told whom a write
-        waits for when another one holds the workspace; ``overrides`` nest like the settings."""
+        waits for when another one holds the workspace; ``write_ticket`` is the first write's
+        place in line, taken when it was accepted (a server's queue); ``overrides`` nest like
+        the settings."""
         self.path = Path(path)
         self.open_store = open_store or open_run_store
         self.on_write_wait = on_write_wait
+        self._write_ticket = write_ticket
         if self.path.exists() and not self.path.is_dir():
             raise ConfigError(
                 f"workspace {self.path} is a file, not a folder",
@@ -175,7 +179,9 @@ class Workspace:
     def _writing(self, action: str) -> AbstractContextManager[None]:
         """The workspace's write lock, held from reading the current run until the new run is
         current: a second writer waits (``runs.write_wait_s``) and starts from this one's run."""
-        return self.write_lock.hold(action, self.settings.runs.write_wait_s, self.on_write_wait)
+        ticket, self._write_ticket = self._write_ticket, None
+        wait_s = self.settings.runs.write_wait_s
+        return self.write_lock.hold(action, wait_s, self.on_write_wait, ticket)
 
     def index(
         self,

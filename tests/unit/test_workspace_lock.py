@@ -79,3 +79,40 @@ def test_a_killed_holder_leaves_no_lock_behind(tmp_path: Path) -> None:
     assert lock.holder() is None
     with lock.hold("delete", wait_s=0):
         pass
+
+
+def test_writers_go_in_the_order_of_their_tickets(tmp_path: Path) -> None:
+    early, late = WorkspaceWriteLock(tmp_path), WorkspaceWriteLock(tmp_path)
+    ticket = early.take_ticket("add accepted first")
+    # Nobody holds the lock, but a ticket drawn earlier waits: a later writer does not pass it.
+    with pytest.raises(WriteConflictError, match="add accepted first"), late.hold("delete", 0.2):
+        pass
+    order: list[str] = []
+
+    def later() -> None:
+        with late.hold("delete", wait_s=30):
+            order.append("later")
+
+    thread = threading.Thread(target=later)
+    thread.start()
+    time.sleep(0.3)
+    with early.hold("add accepted first", wait_s=0, ticket=ticket):
+        order.append("earlier")
+    thread.join()
+    assert order == ["earlier", "later"]
+    assert late.holder() is None  # every ticket left the line
+
+
+def test_a_ticket_whose_process_died_holds_nobody_up(tmp_path: Path) -> None:
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from graphgate.workspace_lock import WorkspaceWriteLock\n"
+        "print(WorkspaceWriteLock(Path(sys.argv[1])).take_ticket('add'), flush=True)\n"
+    )
+    taken = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, check=True
+    )
+    assert taken.stdout.strip() == "1"  # its ticket is still in the line; its process is gone
+    with WorkspaceWriteLock(tmp_path).hold("delete", wait_s=0):
+        pass

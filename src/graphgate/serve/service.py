@@ -12,6 +12,7 @@ are checked against ``serve.allowed_paths`` here, once, for HTTP and MCP alike.
 
 from __future__ import annotations
 
+import functools
 import os
 import queue
 import threading
@@ -43,6 +44,8 @@ from graphgate.workspace import Workspace
 from graphgate.workspace_lock import WriterInfo
 
 T = TypeVar("T")
+# A write job's work: given the job, and the workspace object to write through.
+WriteWork = Callable[[Job, Workspace], dict[str, Any]]
 
 
 def _clean_tree(value: dict[str, Any]) -> dict[str, Any]:
@@ -88,8 +91,9 @@ class Service:
             serve.metrics_public,
         )
         self.query_lock = threading.Lock()
-        # Writes accepted and not yet finished, applied in order by one thread.
-        self._writes: queue.Queue[tuple[Job, Callable[[Job], dict[str, Any]]]] = queue.Queue()
+        # Writes accepted and not yet finished, with their tickets, applied in order by one
+        # thread (the tickets order them with other processes' writes).
+        self._writes: queue.Queue[tuple[Job, int, WriteWork]] = queue.Queue()
         self._pending = 0
         self._pending_lock = threading.Lock()
         self._writer: threading.Thread | None = None
@@ -193,11 +197,13 @@ class Service:
         threading.Thread(target=self._run_job, args=(job, work), name=name, daemon=True).start()
         return job
 
-    def _start_write(self, work: Callable[[Job], dict[str, Any]]) -> Job:
-        """A write, queued behind this server's earlier ones; with ``runs.write_wait_s = 0``
-        refused at once (409) while another write is queued or holds the workspace."""
+    def _start_write(self, action: str, work: WriteWork) -> Job:
+        """A write, in line behind every write accepted before it, by this server or another
+        process sharing the workspace; with ``runs.write_wait_s = 0`` refused at once (409)
+        while another write holds the workspace or waits for it."""
+        lock = self.ws.write_lock
         if self.ws.settings.runs.write_wait_s == 0:
-            holder = self.ws.write_lock.holder()
+            holder = lock.holder()
             if holder is not None or self._pending:
                 busy = holder.describe() if holder else f"{self._pending} queued on this server"
                 raise WriteConflictError(
@@ -207,9 +213,10 @@ class Service:
                 )
         job = Job(uuid.uuid4().hex[:12], "index")
         with self._pending_lock:
+            ticket = lock.take_ticket(action)
             self._pending += 1
             self.jobs.add(job)
-            self._writes.put((job, work))
+            self._writes.put((job, ticket, work))
             if self._writer is None:
                 self._writer = threading.Thread(
                     target=self._apply_writes, name="graphgate-writer", daemon=True
@@ -219,21 +226,24 @@ class Service:
 
     def _apply_writes(self) -> None:
         while True:
-            job, work = self._writes.get()
+            job, ticket, work = self._writes.get()
             try:
-                self._run_job(job, work)
+                self._run_job(job, functools.partial(self._write, ticket=ticket, work=work))
             finally:
+                self.ws.write_lock.leave_line(ticket)  # a write refused before it waited
                 with self._pending_lock:
                     self._pending -= 1
 
-    def _writer_workspace(self, job: Job) -> Workspace:
-        """A workspace object for one write; the job says whom it waits for, if anyone."""
+    def _write(self, job: Job, *, ticket: int, work: WriteWork) -> dict[str, Any]:
+        """One write through its own workspace object, which waits for its ticket's turn and
+        says in the job whom it waits for."""
 
         def waiting(holder: WriterInfo) -> None:
             job.progress["waiting for"] = holder.describe()
             self.jobs.save(job, force=True)
 
-        return Workspace(self.workspace, on_write_wait=waiting)
+        with Workspace(self.workspace, on_write_wait=waiting, write_ticket=ticket) as writer:
+            return work(job, writer)
 
     def _progress(self, job: Job) -> Callable[[str, int], Callable[[int], None]]:
         def progress(description: str, total: int) -> Callable[[int], None]:
@@ -257,11 +267,10 @@ class Service:
         if not documents:
             raise InputError("no documents to add", "send one or more documents")
 
-        def work(job: Job) -> dict[str, Any]:
-            with self._writer_workspace(job) as writer:
-                return _report(writer.add_documents(documents, progress=self._progress(job)))
+        def work(job: Job, writer: Workspace) -> dict[str, Any]:
+            return _report(writer.add_documents(documents, progress=self._progress(job)))
 
-        return self._start_write(work)
+        return self._start_write("add", work)
 
     def delete_documents(self, doc_ids: list[str]) -> Job:
         """Remove these documents in a new run; an id the current run lacks is refused now,
@@ -277,21 +286,19 @@ class Service:
                 current = self.ws.loaded().run
             without_documents(from_table(current.read_artifact("documents"), Document), doc_ids)
 
-        def work(job: Job) -> dict[str, Any]:
-            with self._writer_workspace(job) as writer:
-                return _report(writer.delete(doc_ids, progress=self._progress(job)))
+        def work(job: Job, writer: Workspace) -> dict[str, Any]:
+            return _report(writer.delete(doc_ids, progress=self._progress(job)))
 
-        return self._start_write(work)
+        return self._start_write("delete", work)
 
     def reindex(self, path: str) -> Job:
         """Index a corpus below ``serve.allowed_paths`` into a new run."""
         corpus = self.allowed_path(path)
 
-        def work(job: Job) -> dict[str, Any]:
-            with self._writer_workspace(job) as writer:
-                return _report(writer.index(corpus, progress=self._progress(job)))
+        def work(job: Job, writer: Workspace) -> dict[str, Any]:
+            return _report(writer.index(corpus, progress=self._progress(job)))
 
-        return self._start_write(work)
+        return self._start_write("index", work)
 
     def evaluate(self, testset: str, modes: list[str] | str) -> Job:
         """Evaluate a test set below ``serve.allowed_paths``; results stay with the run."""
