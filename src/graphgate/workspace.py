@@ -13,10 +13,10 @@ from typing import Any
 from graphgate.background import BackgroundWork
 from graphgate.config import Settings
 from graphgate.config_sources import load_settings, setting_sources
-from graphgate.embed import Embedder, build_embedder
+from graphgate.embed import Embedder
 from graphgate.errors import ConfigError, ExtractionFailedError, GraphgateError, RunStateError
 from graphgate.evaluate.harness import Generator
-from graphgate.evaluate.judge import DeterministicJudge, Judge
+from graphgate.evaluate.judge import Judge
 from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.records import EvalRecord
 from graphgate.evaluate.run import EvalOutcome
@@ -34,11 +34,10 @@ from graphgate.index.pipeline import (
     no_progress,
 )
 from graphgate.index.stages import PIPELINES
-from graphgate.index.workers import BackgroundProcess
 from graphgate.inputs import check_question, check_top_k
-from graphgate.llm.client import LLMClient, ResponseCache, build_llm
+from graphgate.llm.client import LLMClient
 from graphgate.modes import QUERY_MODES, parse_modes
-from graphgate.query.answer import ExtractiveAnswerer
+from graphgate.parts import WorkspaceParts
 from graphgate.query.base import Answer
 from graphgate.query.conflicts import ConflictRetriever
 from graphgate.query.cypher import CypherResult, run_read_query
@@ -55,10 +54,8 @@ MODES = tuple(QUERY_MODES)
 StoreOpener = Callable[[Run, Settings], GraphStore]
 
 
-LLM_CACHE = "llm_cache.sqlite"
 # The corpus a run records when its documents were given as records (an upload), not a path.
 UPLOADED = "(uploaded documents)"
-CONTENT_CACHE = "content_cache.sqlite"
 
 
 class Workspace:
@@ -96,77 +93,32 @@ class Workspace:
         )
         self.runs = RunRegistry(self.path)
         self.write_lock = WorkspaceWriteLock(self.path)
-        self._embedder: Embedder | None = None
-        self._extractor: Extractor | None = None
+        self.parts = WorkspaceParts(self.path, self.settings)
         self._loaded: LoadedIndex | None = None
-        self._llm: LLMClient | None = None
-        self._cache: ContentCache | None = None
-        self._gates_process: BackgroundProcess | None = None
 
-    # -- components, built once per workspace object --------------------------------------
+    # -- components, built once per workspace object (graphgate/parts.py) -----------------
     @property
     def embedder(self) -> Embedder:
-        if self._embedder is None:
-            self._embedder = build_embedder(self.settings.embed)
-        return self._embedder
+        return self.parts.embedder
 
     @property
     def extractor(self) -> Extractor:
-        if self._extractor is None:
-            from graphgate.index.extract_nlp import NlpExtractor
-
-            nlp = NlpExtractor(self.settings.extract)
-            if self.settings.extract.extractor == "llm":
-                from graphgate.index.extract_llm import LlmExtractor
-
-                self._extractor = LlmExtractor(self.settings.extract, self.llm_client(), nlp)
-            else:
-                self._extractor = nlp
-        return self._extractor
+        return self.parts.extractor
 
     def llm_client(self) -> LLMClient:
-        """The configured model with this workspace's response cache (``llm.cache``)."""
-        if self._llm is None:
-            self._llm = LLMClient(
-                build_llm(self.settings.llm),
-                self.settings.llm,
-                ResponseCache(self.path / LLM_CACHE),
-            )
-        return self._llm
+        return self.parts.llm_client()
 
     def content_cache(self) -> ContentCache:
-        """Embeddings and offline extractions by content, shared by this workspace's runs."""
-        if self._cache is None:
-            self._cache = ContentCache(self.path / CONTENT_CACHE)
-        return self._cache
-
-    def _gate_worker(self) -> BackgroundProcess:
-        if self._gates_process is None:
-            self._gates_process = BackgroundWork.worker()
-        return self._gates_process
+        return self.parts.content_cache()
 
     def llm_usage(self) -> dict[str, Any] | None:
-        """Calls, tokens and cost of this workspace object's model use so far (None: none):
-        totals for a long-lived process; runs and evaluations record their own."""
-        return self._llm.accounting.as_dict() if self._llm is not None else None
-
-    def _uses_llm_for_answers(self) -> bool:
-        return self.settings.query.answerer == "llm" or self.settings.eval.judge == "llm"
+        return self.parts.llm_usage()
 
     def answerer(self) -> Generator:
-        """The configured generator: extractive offline, or the LLM from retrieved context."""
-        if self.settings.query.answerer == "llm":
-            from graphgate.query.answer_llm import LLMAnswerer
-
-            return LLMAnswerer(self.llm_client())
-        return ExtractiveAnswerer(self.settings.query.answer_sentences)
+        return self.parts.answerer()
 
     def judge(self) -> Judge:
-        if self.settings.eval.judge == "llm":
-            from graphgate.evaluate.judge_llm import LLMJudge
-
-            return LLMJudge(self.llm_client(), self.settings.eval.judge_trials)
-        return DeterministicJudge()
+        return self.parts.judge()
 
     def estimate(self, corpus: Path | str) -> dict[str, Any]:
         """Calls, tokens and cost of indexing ``corpus`` with the configured extractor, before
@@ -323,7 +275,7 @@ class Workspace:
             parent=self.runs.current() if self.runs.current_id() is not None else None,
             load_problems=list(problems),
         )
-        background = BackgroundWork.for_run(self.runs, run, self.settings, self._gate_worker)
+        background = BackgroundWork.for_run(self.runs, run, self.settings, self.parts.gate_worker)
         if background is not None:
             ctx.before_stage = background.before_stage
             ctx.built_ahead = background.built_ahead
@@ -391,7 +343,7 @@ class Workspace:
         with contextlib.ExitStack() as stack:
             spent = (
                 stack.enter_context(self.llm_client().scope())
-                if self._uses_llm_for_answers()
+                if self.parts.uses_llm_for_answers()
                 else None
             )
             outcome = run_evaluation(
@@ -532,15 +484,7 @@ class Workspace:
 
     def close(self) -> None:
         self._close_loaded()
-        if self._llm is not None and self._llm.cache is not None:
-            self._llm.cache.close()
-        if self._cache is not None:
-            self._cache.close()
-        if self._gates_process is not None:
-            self._gates_process.close()
-            self._gates_process = None
-        if self._extractor is not None:
-            self._extractor.close()
+        self.parts.close()
 
     def __enter__(self) -> Workspace:
         return self

@@ -1,0 +1,111 @@
+"""The parts a workspace builds once and shares between its runs and queries: the embedder,
+the extractor, the model client with its response cache, the content cache, the gate worker,
+the answerer and the judge. Each is built on first use (a spaCy model or an ONNX session takes
+seconds, and most commands need only some) and all are closed together."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from graphgate.background import BackgroundWork
+from graphgate.config import Settings
+from graphgate.embed import Embedder, build_embedder
+from graphgate.evaluate.harness import Generator
+from graphgate.evaluate.judge import DeterministicJudge, Judge
+from graphgate.index.cache import ContentCache
+from graphgate.index.extract_base import Extractor
+from graphgate.index.workers import BackgroundProcess
+from graphgate.llm.client import LLMClient, ResponseCache, build_llm
+from graphgate.query.answer import ExtractiveAnswerer
+
+LLM_CACHE = "llm_cache.sqlite"
+CONTENT_CACHE = "content_cache.sqlite"
+
+
+class WorkspaceParts:
+    """The components of the workspace at ``path``, as ``settings`` configure them."""
+
+    def __init__(self, path: Path, settings: Settings) -> None:
+        self.path = path
+        self.settings = settings
+        self._embedder: Embedder | None = None
+        self._extractor: Extractor | None = None
+        self._llm: LLMClient | None = None
+        self._cache: ContentCache | None = None
+        self._gates_process: BackgroundProcess | None = None
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = build_embedder(self.settings.embed)
+        return self._embedder
+
+    @property
+    def extractor(self) -> Extractor:
+        if self._extractor is None:
+            from graphgate.index.extract_nlp import NlpExtractor
+
+            nlp = NlpExtractor(self.settings.extract)
+            if self.settings.extract.extractor == "llm":
+                from graphgate.index.extract_llm import LlmExtractor
+
+                self._extractor = LlmExtractor(self.settings.extract, self.llm_client(), nlp)
+            else:
+                self._extractor = nlp
+        return self._extractor
+
+    def llm_client(self) -> LLMClient:
+        """The configured model with this workspace's response cache (``llm.cache``)."""
+        if self._llm is None:
+            self._llm = LLMClient(
+                build_llm(self.settings.llm),
+                self.settings.llm,
+                ResponseCache(self.path / LLM_CACHE),
+            )
+        return self._llm
+
+    def content_cache(self) -> ContentCache:
+        """Embeddings and offline extractions by content, shared by this workspace's runs."""
+        if self._cache is None:
+            self._cache = ContentCache(self.path / CONTENT_CACHE)
+        return self._cache
+
+    def gate_worker(self) -> BackgroundProcess:
+        if self._gates_process is None:
+            self._gates_process = BackgroundWork.worker()
+        return self._gates_process
+
+    def llm_usage(self) -> dict[str, Any] | None:
+        """Calls, tokens and cost of the model use so far (None: none): totals for a
+        long-lived process; runs and evaluations record their own."""
+        return self._llm.accounting.as_dict() if self._llm is not None else None
+
+    def uses_llm_for_answers(self) -> bool:
+        return self.settings.query.answerer == "llm" or self.settings.eval.judge == "llm"
+
+    def answerer(self) -> Generator:
+        """The configured generator: extractive offline, or the LLM from retrieved context."""
+        if self.settings.query.answerer == "llm":
+            from graphgate.query.answer_llm import LLMAnswerer
+
+            return LLMAnswerer(self.llm_client())
+        return ExtractiveAnswerer(self.settings.query.answer_sentences)
+
+    def judge(self) -> Judge:
+        if self.settings.eval.judge == "llm":
+            from graphgate.evaluate.judge_llm import LLMJudge
+
+            return LLMJudge(self.llm_client(), self.settings.eval.judge_trials)
+        return DeterministicJudge()
+
+    def close(self) -> None:
+        if self._llm is not None and self._llm.cache is not None:
+            self._llm.cache.close()
+        if self._cache is not None:
+            self._cache.close()
+        if self._gates_process is not None:
+            self._gates_process.close()
+            self._gates_process = None
+        if self._extractor is not None:
+            self._extractor.close()
