@@ -176,17 +176,17 @@ class Workspace:
         with self._writing("add"):
             if self.runs.current_id() is not None:
                 return self._add_to(self.runs.current(), new, progress)
-            first = (Path(UPLOADED), new.documents, "graph", progress, None, False, "add")
-            return self._build(*first, new.problems)
+            return self._build(
+                Path(UPLOADED), new.documents, "graph", progress, None, False, "add", new.problems
+            )
 
     def delete(
         self, doc_ids: Sequence[str], progress: ProgressFactory = no_progress
     ) -> IndexReport:
         """The current run's documents less ``doc_ids``, as a new run."""
-        from graphgate.index.update import without_documents
+        from graphgate.index.update import require_ids, without_documents
 
-        if not doc_ids:
-            without_documents([], doc_ids)  # refuses an empty list before waiting for the lock
+        require_ids(doc_ids)  # before waiting for the lock
         with self._writing("delete"):
             parent = self._parent("delete")
             documents = without_documents(self._documents_of(parent), doc_ids)

@@ -75,6 +75,14 @@ class WriterInfo:
         return cls.of(data)
 
 
+def _conflict(action: str, in_the_way: WriterInfo) -> WriteConflictError:
+    return WriteConflictError(
+        f"cannot {action}: another write is in progress ({in_the_way.describe()})",
+        "try again when it has finished, or let writers wait longer "
+        "(runs.write_wait_s, GRAPHGATE_RUNS__WRITE_WAIT_S); nothing changed",
+    )
+
+
 def _stamp() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
@@ -112,6 +120,13 @@ class WorkspaceWriteLock:
                 os.close(fd)  # closing releases a lock this probe took
         waiting = self._live(self._queue()["waiting"])
         return WriterInfo.of(waiting[0]) if waiting else None
+
+    def refuse_if_busy(self, action: str) -> None:
+        """For a write that may not wait (``runs.write_wait_s = 0``, checked when a server
+        accepts it): :class:`WriteConflictError` naming whoever writes or waits first."""
+        holder = self.holder()
+        if holder is not None:
+            raise _conflict(action, holder)
 
     def take_ticket(self, action: str) -> int:
         """A place in line, for a write accepted now and applied later (a server's queue):
@@ -208,11 +223,7 @@ class WorkspaceWriteLock:
                     pass
             in_the_way = WriterInfo.of(ahead[0]) if ahead else WriterInfo.read(self.holder_path)
             if deadline is not None and time.monotonic() >= deadline:
-                raise WriteConflictError(
-                    f"cannot {action}: another write is in progress ({in_the_way.describe()})",
-                    "try again when it has finished, or let writers wait longer "
-                    "(runs.write_wait_s, GRAPHGATE_RUNS__WRITE_WAIT_S); nothing changed",
-                )
+                raise _conflict(action, in_the_way)
             if not told and on_wait is not None:
                 on_wait(in_the_way)
                 told = True

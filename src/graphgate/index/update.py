@@ -50,10 +50,15 @@ def with_documents(current: Sequence[Document], new: Sequence[Document]) -> list
     return [merged[i] for i in sorted(merged)]
 
 
-def without_documents(current: Sequence[Document], doc_ids: Sequence[str]) -> list[Document]:
-    """The current set less ``doc_ids``; an id it does not hold is an error (nothing is done)."""
+def require_ids(doc_ids: Sequence[str]) -> None:
+    """A delete names one document or more: an empty one would make a run that changes nothing."""
     if not doc_ids:
         raise InputError("no document ids to delete", "name one or more documents; nothing changed")
+
+
+def without_documents(current: Sequence[Document], doc_ids: Sequence[str]) -> list[Document]:
+    """The current set less ``doc_ids``; an id it does not hold is an error (nothing is done)."""
+    require_ids(doc_ids)
     have = {d.id for d in current}
     unknown = sorted(set(doc_ids) - have)
     if unknown:

@@ -23,7 +23,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, Field
 
-from graphgate.errors import InputError, WriteConflictError
+from graphgate.errors import InputError
 from graphgate.evaluate.records import EvalRecord
 from graphgate.explore import Explorer
 from graphgate.index.pipeline import IndexReport
@@ -203,14 +203,7 @@ class Service:
         while another write holds the workspace or waits for it."""
         lock = self.ws.write_lock
         if self.ws.settings.runs.write_wait_s == 0:
-            holder = lock.holder()
-            if holder is not None or self._pending:
-                busy = holder.describe() if holder else f"{self._pending} queued on this server"
-                raise WriteConflictError(
-                    f"another write is in progress ({busy})",
-                    "try again when it has finished (runs.write_wait_s = 0 refuses at once); "
-                    "nothing changed",
-                )
+            lock.refuse_if_busy(action)  # this server's queued writes hold tickets too
         job = Job(uuid.uuid4().hex[:12], "index")
         with self._pending_lock:
             ticket = lock.take_ticket(action)
@@ -275,10 +268,9 @@ class Service:
     def delete_documents(self, doc_ids: list[str]) -> Job:
         """Remove these documents in a new run; an id the current run lacks is refused now,
         unless earlier writes are still queued (the job then checks it when its turn comes)."""
-        from graphgate.index.update import without_documents
+        from graphgate.index.update import require_ids, without_documents
 
-        if not doc_ids:
-            without_documents([], doc_ids)  # the same refusal as every entry point's
+        require_ids(doc_ids)
         for doc_id in doc_ids:
             check_unicode(doc_id, "the document id")
         if not self._pending:
