@@ -24,8 +24,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # tests/falkordb_server.py: the wheel's server on a free port
 
 from graphgate import Workspace  # noqa: E402
-from graphgate.inputs import read_questions  # noqa: E402
-from graphgate.modes import QUERY_MODES  # noqa: E402
+from graphgate.core.inputs import read_questions  # noqa: E402
+from graphgate.core.modes import QUERY_MODES  # noqa: E402
 from tests.falkordb_server import FalkorDBProcess  # noqa: E402
 
 

@@ -13,7 +13,7 @@ import time
 import numpy as np
 from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
 
-from graphgate.config import CommunitySettings
+from graphgate.core.config import CommunitySettings
 from graphgate.index.communities import detect, leaf_partition, stability
 
 

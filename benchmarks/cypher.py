@@ -18,7 +18,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from graphgate import Workspace
-from graphgate.errors import QueryTimeoutError
+from graphgate.core.errors import QueryTimeoutError
 
 KINDS = {
     "neighbours": "MATCH (a:Entity {name: $name})-[r:RELATED]-(b:Entity) "

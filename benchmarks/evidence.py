@@ -14,12 +14,12 @@ from collections import Counter
 from pathlib import Path
 
 from graphgate import Workspace
+from graphgate.core.modes import parse_modes
 from graphgate.evaluate.evidence import IndexEvidence
 from graphgate.evaluate.gold import IndexGoldContext
 from graphgate.evaluate.harness import EvalHarness
 from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.testset import load_testset
-from graphgate.modes import parse_modes
 
 
 def _mean(values: list[float | None]) -> str:

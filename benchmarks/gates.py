@@ -13,13 +13,13 @@ import time
 
 import numpy as np
 
-from graphgate.config import CommunitySettings, GateSettings
+from graphgate.core.config import CommunitySettings, GateSettings
+from graphgate.core.types import Chunk, Document, Entity, Relationship
 from graphgate.gates.base import apply_rules
 from graphgate.gates.context import GateContext
 from graphgate.gates.runner import all_gates
 from graphgate.index.communities import detect, relationship_edges, stability
 from graphgate.index.summarize import CommunitySummarizer
-from graphgate.types import Chunk, Document, Entity, Relationship
 
 WORDS = (
     "river city museum actor band album war treaty river king station film novel "

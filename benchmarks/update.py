@@ -145,8 +145,8 @@ def _measure(args: argparse.Namespace, out: Path, store: dict[str, Any]) -> None
 
 
 def _delete_gold(ws: Workspace, testset: Path, rows: list[dict[str, object]], out: Path) -> str:
+    from graphgate.core.modes import LLM_MODES, QUERY_MODES
     from graphgate.evaluate.testset import load_testset
-    from graphgate.modes import LLM_MODES, QUERY_MODES
 
     modes = [m for m in QUERY_MODES if m not in LLM_MODES]  # offline: no model to write Cypher
 

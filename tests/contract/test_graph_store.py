@@ -14,12 +14,11 @@ import numpy as np
 import pytest
 
 from graphgate import Workspace
-from graphgate.config import StoreSettings
-from graphgate.runs import RunRegistry
-from graphgate.store.backends import STORE_ARTIFACTS
-from graphgate.store.base import GraphStore
+from graphgate.core.config import StoreSettings
+from graphgate.core.runs import RunRegistry
+from graphgate.core.text import normalise_name
+from graphgate.store.base import STORE_ARTIFACTS, GraphStore
 from graphgate.store.embedded import open_embedded_store
-from graphgate.text import normalise_name
 
 
 def _embedded(ws_path: Path, request: pytest.FixtureRequest) -> GraphStore:

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from graphgate import Workspace
+from graphgate.app.workspace import MODES
+from graphgate.core.modes import LLM_MODES
+from graphgate.core.types import Community, from_table
 from graphgate.index.communities import stability, undirected_edges
-from graphgate.modes import LLM_MODES
 from graphgate.query.hybrid import HybridRetriever
-from graphgate.types import Community, from_table
-from graphgate.workspace import MODES
 
 
 def test_communities_and_reports_are_in_the_store(demo_workspace: Workspace) -> None:

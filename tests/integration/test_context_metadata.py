@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from graphgate import Workspace
-from graphgate.text import context_header
+from graphgate.core.text import context_header
 
 ARTICLES = [
     {

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from graphgate import Workspace
-from graphgate.errors import InputError, QueryTimeoutError
+from graphgate.core.errors import InputError, QueryTimeoutError
 from graphgate.query.cypher_guard import CypherRefused, check_read_only, graph_schema
 from tests.serving import running_server
 

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from graphgate import Workspace
 from graphgate.cli import build_app
-from graphgate.errors import EmbeddingMismatchError
+from graphgate.core.errors import EmbeddingMismatchError
 from graphgate.evaluate.generate import TestsetGenerator
 from graphgate.evaluate.testset import TestCase, load_testset, write_testset
 

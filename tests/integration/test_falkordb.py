@@ -12,9 +12,9 @@ import httpx
 import pytest
 
 from graphgate import Workspace
-from graphgate.config import StoreSettings
-from graphgate.errors import StoreUnavailableError
-from graphgate.explore import Explorer
+from graphgate.app.explore import Explorer
+from graphgate.core.config import StoreSettings
+from graphgate.core.errors import StoreUnavailableError
 from graphgate.store.falkordb_client import FalkorDBServer
 from tests.falkordb_server import FalkorDBProcess
 from tests.serving import running_server, wait_for_job, wait_until_up
@@ -274,7 +274,7 @@ def _dump(url: str, graph: str) -> tuple[list[Any], list[Any]]:
 def test_an_update_copies_the_parent_graph_and_writes_only_the_difference(
     small_corpus: Path, falkordb_url: str, tmp_path: Path
 ) -> None:
-    from graphgate.store.backends import STORE_ARTIFACTS
+    from graphgate.store.base import STORE_ARTIFACTS
     from graphgate.store.falkordb_write import write_falkordb_graph
 
     store = _store(falkordb_url, "diff", keep_graphs=5)
@@ -290,7 +290,7 @@ def test_an_update_copies_the_parent_graph_and_writes_only_the_difference(
         ws.delete(["fred.html"])
         runs = ws.runs.list()
         for run in runs[1:]:
-            manifest = run.manifest()
+            manifest = run.manifest().to_json()
             assert manifest["store"]["copied_from"] == f"diff-{manifest['parent_run']}"
             # The graph equals one written from scratch from the same run's tables.
             tables = {n: run.read_artifact(n) for n in STORE_ARTIFACTS if run.has_artifact(n)}

@@ -13,12 +13,12 @@ from typer.testing import CliRunner
 
 from graphgate import Workspace
 from graphgate.cli import build_app
-from graphgate.config import CommunitySettings
+from graphgate.core.config import CommunitySettings
+from graphgate.core.types import Community, CommunityReport, Relationship, from_table
 from graphgate.gates.base import FAIL, PASS, WARN
 from graphgate.gates.context import GateContext, load_context, read_stability, write_stability
 from graphgate.gates.runner import GatesReport, evaluate_gates
 from graphgate.index.communities import detect, relationship_edges
-from graphgate.types import Community, CommunityReport, Relationship, from_table
 
 GOLD = [
     {"head": "Bob Cratchit", "relation": "work_for", "tail": "Ebenezer Scrooge"},
@@ -33,7 +33,7 @@ def healthy(
 ) -> tuple[Workspace, GateContext, GatesReport]:
     gold = tmp_path / "gold.jsonl"
     gold.write_text("\n".join(json.dumps(g) for g in GOLD))
-    small_workspace.index(small_workspace.runs.current().manifest()["corpus"], gold_triples=gold)
+    small_workspace.index(small_workspace.runs.current().manifest().to_json()["corpus"], gold_triples=gold)
     run = small_workspace.runs.current()
     ctx = load_context(run, small_workspace.settings.gates)
     return small_workspace, ctx, small_workspace.gates()
@@ -221,7 +221,7 @@ def test_gates_judged_in_the_background_equal_gates_judged_after(
     import filecmp
     import multiprocessing
 
-    from graphgate.background import BackgroundWork
+    from graphgate.app.background import BackgroundWork
     from graphgate.store.build import build_search_indexes
 
     ws_path = tmp_path / "ws"
@@ -274,7 +274,7 @@ def test_gates_judged_in_the_background_equal_gates_judged_after(
 
 
 def test_small_runs_judge_their_gates_afterwards(small_workspace_path: Path) -> None:
-    from graphgate.background import BackgroundWork
+    from graphgate.app.background import BackgroundWork
 
     with Workspace(small_workspace_path) as ws:
         run = ws.runs.current()

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from graphgate import Workspace
-from graphgate.errors import InputError
+from graphgate.core.errors import InputError
 from graphgate.gates.runner import stored_gates
 from tests.conftest import write_fred_testset
 from tests.serving import free_port
@@ -196,7 +196,7 @@ def test_unexpected_errors_get_a_line_and_exit_3(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import graphgate.cli as cli
-    from graphgate.workspace import Workspace as RealWorkspace
+    from graphgate.app.workspace import Workspace as RealWorkspace
 
     def broken_status(self: RealWorkspace) -> None:
         raise RuntimeError("boom")

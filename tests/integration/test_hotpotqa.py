@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from graphgate import Workspace
+from graphgate.core.inputs import read_questions
 from graphgate.datasets.hotpotqa import ConvertedDataset, convert_hotpotqa
-from graphgate.inputs import read_questions
 from tests.conftest import shared_path
 
 pytestmark = [pytest.mark.shared, pytest.mark.slow]

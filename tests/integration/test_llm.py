@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from graphgate import Workspace
-from graphgate.config import LLMSettings, ModelPrice
+from graphgate.core.config import LLMSettings, ModelPrice
 from graphgate.llm.anthropic import AnthropicLLM
 from graphgate.llm.base import LLMError, Request
 from graphgate.llm.client import LLMClient, ResponseCache
@@ -187,7 +187,7 @@ def test_estimate_before_spending(small_corpus: Path, tmp_path: Path) -> None:
 
 
 def test_no_provider_configured_is_a_clear_error(small_corpus: Path, tmp_path: Path) -> None:
-    from graphgate.errors import ConfigError
+    from graphgate.core.errors import ConfigError
 
     with (
         Workspace(tmp_path / "ws", extract={"extractor": "llm"}) as ws,
@@ -258,7 +258,7 @@ def test_two_index_runs_in_one_process_record_their_own_llm_totals(
     url, model = server
     with _llm_workspace(tmp_path / "ws", url, cache=False) as ws:
         runs = [ws.index(small_corpus), ws.index(small_corpus)]
-        totals = [ws.runs.get(r.run_id).manifest()["llm"] for r in runs]
+        totals = [ws.runs.get(r.run_id).manifest().to_json()["llm"] for r in runs]
         extract = [next(s for s in r.stages if s.name == "extract").info["llm"] for r in runs]
         process = ws.llm_usage()
     assert len(model.calls) == 6

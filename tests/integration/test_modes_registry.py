@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from graphgate.cli import build_app
-from graphgate.config_sources import load_settings
-from graphgate.errors import ConfigError
-from graphgate.modes import DEFAULT_EVAL_MODES, QUERY_MODES
+from graphgate.core.config_sources import load_settings
+from graphgate.core.errors import ConfigError
+from graphgate.core.modes import DEFAULT_EVAL_MODES, QUERY_MODES
 from graphgate.query.modes import RETRIEVERS
 from graphgate.serve.http import EvalRequest, create_app
 from graphgate.serve.mcp_server import build_mcp

@@ -15,9 +15,9 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-import graphgate.workspace as workspace_module
+import graphgate.app.workspace as workspace_module
 from graphgate import Workspace
-from graphgate.errors import InputError, QueryTimeoutError
+from graphgate.core.errors import InputError, QueryTimeoutError
 from graphgate.query.cypher import run_read_query
 from graphgate.store.base import CypherRows
 from tests.conftest import FRED_CASE

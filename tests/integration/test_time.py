@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from graphgate import Workspace
 from graphgate.cli import build_app
-from graphgate.errors import InputError
+from graphgate.core.errors import InputError
 
 DOCS = [
     (

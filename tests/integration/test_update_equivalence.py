@@ -16,7 +16,7 @@ import pyarrow as pa
 import pytest
 
 from graphgate import Workspace
-from graphgate.runs import Run
+from graphgate.core.runs import Run
 
 PEOPLE = ["Alice Moreau", "Bruno Keller", "Chiara Rossi", "Dmitri Volkov", "Elena Sousa"]
 FIRMS = ["Nordvik Shipping", "Halden Mining", "Corvo Textiles", "Lumen Optics", "Tarn Robotics"]
@@ -106,7 +106,7 @@ def test_random_updates_equal_a_rebuild(tmp_path: Path, seed: int, parallel_from
                 corpus.pop(rng.choice(sorted(set(corpus) - {doc})))
                 live.index(_write(tmp_path / f"sync{step}.jsonl", corpus))
         updated = live.runs.current()
-        assert updated.manifest()["parent_run"] is not None
+        assert updated.manifest().to_json()["parent_run"] is not None
         assert live.extractor.worker_pids() == workers
         updated_answers = _answers(live)
     with Workspace(tmp_path / "scratch") as scratch:

@@ -84,6 +84,6 @@ def test_killed_updates_leave_the_previous_run_and_rerun_to_the_same_result(
         with Workspace(ws_path) as ws:
             ws.add([corpus])
             run = ws.runs.current()
-            assert run.run_id != current and run.manifest()["parent_run"] == current
+            assert run.run_id != current and run.manifest().to_json()["parent_run"] == current
             for name in TABLES:
                 assert run.read_artifact(name).equals(expected[name]), (point, name)

@@ -7,10 +7,15 @@ import pyarrow.parquet as pq
 import pytest
 
 from graphgate import Workspace
-from graphgate.errors import EmbeddingMismatchError, GraphgateError, IndexMissingError, InputError
+from graphgate.core.errors import (
+    EmbeddingMismatchError,
+    GraphgateError,
+    IndexMissingError,
+    InputError,
+)
+from graphgate.core.runs import Run
+from graphgate.core.types import Document, from_table
 from graphgate.index.stages import PIPELINES
-from graphgate.runs import Run
-from graphgate.types import Document, from_table
 from tests.conftest import DEMO_CORPUS
 
 
@@ -34,7 +39,7 @@ def test_small_corpus_index_writes_every_artifact_and_manifest(small_workspace: 
         "entity_vectors",
     ):
         assert run.has_artifact(name), name
-    m = run.manifest()
+    m = run.manifest().to_json()
     assert m["status"] == "complete" and m["pipeline"] == "graph"
     assert [s["name"] for s in m["stages"]] == PIPELINES["graph"].stage_names()
     assert all(s["seconds"] > 0 for s in m["stages"])
@@ -115,8 +120,8 @@ def test_a_failed_run_leaves_the_previous_index_answering(
     with pytest.raises(KeyboardInterrupt):
         small_workspace.index(small_corpus, full=True)  # full: extract, not reuse the cache
     assert small_workspace.runs.current_id() == before
-    failed = [r for r in small_workspace.list_runs() if r.manifest()["status"] == "failed"]
-    assert len(failed) == 1 and "KeyboardInterrupt" in failed[0].manifest()["error"]
+    failed = [r for r in small_workspace.list_runs() if r.manifest().to_json()["status"] == "failed"]
+    assert len(failed) == 1 and "KeyboardInterrupt" in failed[0].manifest().to_json()["error"]
     assert small_workspace.query("Who is Fred?", mode="local").answer == answer_before
 
 
@@ -197,7 +202,7 @@ def test_demo_corpus_answers_in_both_modes(demo_workspace: Workspace) -> None:
         assert cited and _chunk_ids_in_store(demo_workspace, cited) == set(cited)
     local = demo_workspace.query("Who is Bob Cratchit's employer?", mode="local")
     assert any("Scrooge" in c.text for c in local.citations)
-    manifest = demo_workspace.runs.current().manifest()
+    manifest = demo_workspace.runs.current().manifest().to_json()
     assert json.dumps(manifest)  # serialisable
     assert manifest["corpus"] == str(DEMO_CORPUS)
 
@@ -207,8 +212,8 @@ def test_parallel_extraction_is_deterministic(demo_workspace: Workspace, tmp_pat
     and resolve from the run's own artifacts must reproduce its entity and edge tables."""
     import shutil
 
+    from graphgate.core.runs import Run
     from graphgate.index.pipeline import IndexContext
-    from graphgate.runs import Run
 
     source = demo_workspace.runs.current()
     copy = Run(source.run_id, tmp_path / source.run_id)
@@ -235,7 +240,7 @@ def test_the_manifest_says_where_each_setting_came_from(
     (tmp_path / "ws" / "graphgate.toml").write_text("seed = 5\n")
     with Workspace(tmp_path / "ws", chunk={"size_tokens": 90}) as ws:
         ws.index(small_corpus)
-        manifest = ws.runs.current().manifest()
+        manifest = ws.runs.current().manifest().to_json()
     assert manifest["settings_sources"] == {
         "chunk.size_tokens": "argument",
         "query.top_k_chunks": "env",

@@ -24,7 +24,7 @@ from typing import Any
 import httpx
 import pytest
 
-from graphgate.workspace_lock import WorkspaceWriteLock
+from graphgate.app.workspace_lock import WorkspaceWriteLock
 from tests.serving import free_port, mcp_call, wait_for_job, wait_until_up
 
 TOKEN = "writers-token"

@@ -1,8 +1,8 @@
 from __future__ import annotations
 
+from graphgate.core.text import content_words
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.base import RetrievalResult, RetrievedChunk, RetrievedEdge, RetrievedEntity
-from graphgate.text import content_words
 
 DOC = "Intro text here. Alice Smith founded Acme Corp in Paris. The weather was mild that year."
 
@@ -61,7 +61,7 @@ def test_the_llm_prompt_carries_the_time_and_both_sides_of_a_conflict() -> None:
     from types import SimpleNamespace
     from typing import Any, cast
 
-    from graphgate.dates import question_time
+    from graphgate.core.dates import question_time
     from graphgate.query.answer_llm import LLMAnswerer
     from graphgate.query.base import ConflictSide, RetrievedConflict
 

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import itertools
 
-from graphgate.config import ChunkSettings
+from graphgate.core.config import ChunkSettings
+from graphgate.core.types import Document
 from graphgate.index.chunk import chunk_document, tokenize_spans
-from graphgate.types import Document
 
 
 def _doc(text: str) -> Document:

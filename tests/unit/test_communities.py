@@ -4,7 +4,8 @@ import random
 
 from sklearn.metrics import adjusted_rand_score
 
-from graphgate.config import CommunitySettings
+from graphgate.core.config import CommunitySettings
+from graphgate.core.types import Relationship
 from graphgate.index.communities import (
     community_id,
     detect,
@@ -12,7 +13,6 @@ from graphgate.index.communities import (
     relationship_edges,
     stability,
 )
-from graphgate.types import Relationship
 
 
 def planted(

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from graphgate.config import CONFIG_FILE_NAME
-from graphgate.config_sources import load_settings
-from graphgate.errors import ConfigError
+from graphgate.core.config import CONFIG_FILE_NAME
+from graphgate.core.config_sources import load_settings
+from graphgate.core.errors import ConfigError
 
 
 def test_defaults_without_a_file(tmp_path: Path) -> None:
@@ -86,7 +86,7 @@ def test_unknown_keys_in_the_file_and_the_arguments_are_errors(tmp_path: Path) -
 
 
 def test_where_each_setting_came_from(tmp_path: Path) -> None:
-    from graphgate.config_sources import setting_sources
+    from graphgate.core.config_sources import setting_sources
 
     (tmp_path / CONFIG_FILE_NAME).write_text(
         "seed = 3\n[query]\ntop_k_chunks = 7\nmode = 'local'\n"

@@ -4,7 +4,7 @@ from datetime import date
 
 import pytest
 
-from graphgate.dates import dates_in, document_date, parse_time, question_time, spans_in
+from graphgate.core.dates import dates_in, document_date, parse_time, question_time, spans_in
 
 
 def test_dates_keep_their_precision() -> None:

@@ -9,11 +9,11 @@ from typing import Any, ClassVar
 import numpy as np
 import pytest
 
-from graphgate.config import EmbedSettings
+from graphgate.core.config import EmbedSettings
+from graphgate.core.errors import ConfigError, EmbeddingMismatchError
 from graphgate.embed import build_embedder
 from graphgate.embed.onnx_minilm import OnnxMiniLMEmbedder
 from graphgate.embed.openai_compat import OpenAICompatibleEmbedder
-from graphgate.errors import ConfigError, EmbeddingMismatchError
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from graphgate.errors import InputError
+from graphgate.core.errors import InputError
 from graphgate.evaluate.harness import RESULTS, read_results
 from graphgate.evaluate.records import parse_summary
 

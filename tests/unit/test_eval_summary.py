@@ -5,7 +5,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from graphgate.config import EvalSettings
+from graphgate.core.config import EvalSettings
 from graphgate.evaluate.summary import compare, paired_bootstrap, summarize, verdict
 
 

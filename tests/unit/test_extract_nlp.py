@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from graphgate.config import ExtractSettings
+from graphgate.core.config import ExtractSettings
+from graphgate.core.types import Chunk
 from graphgate.index.extract_nlp import COOCCURS, NlpExtractor, clean_name
-from graphgate.types import Chunk
 
 
 def _chunk(text: str, cid: str = "c1") -> Chunk:

@@ -7,7 +7,8 @@ import networkx as nx
 import pytest
 from networkx.algorithms.community import modularity as nx_modularity
 
-from graphgate.config import GateRule, GateSettings
+from graphgate.core.config import GateRule, GateSettings
+from graphgate.core.types import Chunk, Community, CommunityReport, Document, Entity, Relationship
 from graphgate.gates.base import FAIL, PASS, UNMEASURED, WARN, judge_metric
 from graphgate.gates.community import HierarchyGate, null_model_modularity
 from graphgate.gates.context import GateContext
@@ -15,7 +16,6 @@ from graphgate.gates.data_chunk import ChunkGate, DataGate
 from graphgate.gates.graph import GraphGate, blocking_key
 from graphgate.gates.ie import IEGate, canonical
 from graphgate.gates.summary_gen import GenGate, SummaryGate
-from graphgate.types import Chunk, Community, CommunityReport, Document, Entity, Relationship
 
 
 def _e(eid: str, name: str, docs: list[str] | None = None, typ: str = "PERSON") -> Entity:
@@ -292,8 +292,8 @@ def test_summary_redundancy_is_each_reports_highest_sibling_jaccard() -> None:
 def test_report_claims_are_the_stored_ones_unless_text_was_added() -> None:
     """A claim may hold a sentence end ("Dr."): when the summary is the claims joined, the
     stored claims are judged whole; text added around them is judged as claims of its own."""
+    from graphgate.core.types import Claim, claims_to_json
     from graphgate.gates.summary_gen import report_claims
-    from graphgate.types import Claim, claims_to_json
 
     claims = [Claim("Dr. Ada Berg runs the clinic.", "chunk", "c1", "c1")]
     report = CommunityReport(

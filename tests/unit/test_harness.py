@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from graphgate.config import EvalSettings
-from graphgate.errors import InputError
+from graphgate.core.config import EvalSettings
+from graphgate.core.errors import InputError
 from graphgate.evaluate.harness import (
     MISSED_RETRIEVAL_FAILURE,
     PASSED,

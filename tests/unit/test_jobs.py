@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from graphgate.runs import owner
+from graphgate.core.runs import owner
 from graphgate.serve.jobs import Job, JobBoard
 
 

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from graphgate.config import LoadSettings
-from graphgate.errors import InputError
+from graphgate.core.config import LoadSettings
+from graphgate.core.errors import InputError
+from graphgate.core.types import Document
 from graphgate.index.load import CorpusLoader, html_to_text
-from graphgate.types import Document
 
 
 def _loader(**kw: object) -> CorpusLoader:

@@ -9,7 +9,8 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
-from graphgate.config import Settings
+from graphgate.core.config import Settings
+from graphgate.core.runs import RunRegistry
 from graphgate.index.pipeline import (
     IndexContext,
     Pipeline,
@@ -17,7 +18,6 @@ from graphgate.index.pipeline import (
     StageOutput,
     cycle_collector_paused,
 )
-from graphgate.runs import RunRegistry
 
 
 def test_the_collector_is_paused_and_restored() -> None:

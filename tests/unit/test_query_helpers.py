@@ -1,8 +1,8 @@
 from __future__ import annotations
 
+from graphgate.core.types import CommunityReport
 from graphgate.query.global_ import choose_level
 from graphgate.query.hybrid import reciprocal_rank_fusion
-from graphgate.types import CommunityReport
 
 
 def _report(level: int, n: int) -> CommunityReport:

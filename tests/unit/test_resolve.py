@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from graphgate.config import ResolveSettings
+from graphgate.core.config import ResolveSettings
+from graphgate.core.text import normalise_name
+from graphgate.core.types import COOCCURS, Mention, RawRelation
 from graphgate.index.resolve import EntityResolver, entity_id
-from graphgate.text import normalise_name
-from graphgate.types import COOCCURS, Mention, RawRelation
 from tests.unit.fakes import BagOfWordsEmbedder
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from graphgate import Workspace
-from graphgate.types import GRAPH_TABLE, GRAPH_TABLES, SCHEMAS, Chunk, Entity, Relationship
+from graphgate.core.types import GRAPH_TABLE, GRAPH_TABLES, SCHEMAS, Chunk, Entity, Relationship
 
 
 def test_arrow_schemas_follow_the_record_fields() -> None:
@@ -34,7 +34,7 @@ def test_the_database_holds_exactly_the_declared_tables(small_workspace: Workspa
 def test_reading_columns_through_numpy_keeps_values_types_and_missing_values() -> None:
     import pyarrow as pa
 
-    from graphgate.types import column_values
+    from graphgate.core.types import column_values
 
     columns = [
         pa.chunked_array([["a", None], ["b"]]),

@@ -6,7 +6,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from graphgate.errors import EmbeddingMismatchError, GraphgateError
+from graphgate.core.errors import EmbeddingMismatchError, GraphgateError
 from graphgate.store.ladybug_store import LadybugGraphStore
 from graphgate.store.text import build_text_index, open_text_index
 from graphgate.store.vectors import build_vector_index, open_vector_index
@@ -161,8 +161,8 @@ def test_text_index_ranks_keyword_matches_and_reopens(tmp_path: Path) -> None:
 
 
 def test_community_nodes_join_their_reports_and_leave_others_empty() -> None:
+    from graphgate.core.types import Community, CommunityNode, CommunityReport, to_table
     from graphgate.store.build import community_nodes
-    from graphgate.types import Community, CommunityNode, CommunityReport, to_table
 
     communities = to_table(
         [

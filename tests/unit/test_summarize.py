@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from graphgate.config import CommunitySettings
+from graphgate.core.config import CommunitySettings
+from graphgate.core.types import Chunk, Community, CommunityReport, Entity, Relationship
 from graphgate.index.cache import CachedReports, ContentCache
 from graphgate.index.summarize import CommunitySummarizer
-from graphgate.types import Chunk, Community, CommunityReport, Entity, Relationship
 
 
 def _graph() -> tuple[list[Community], list[Entity], list[Relationship], list[Chunk]]:

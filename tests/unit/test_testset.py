@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from graphgate.errors import InputError
+from graphgate.core.errors import InputError
 from graphgate.evaluate.testset import load_testset, parse_testset, write_testset
 
 GOOD = {

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from graphgate.text import (
+from graphgate.core.text import (
     claims_of,
     content_word_set,
     content_words,

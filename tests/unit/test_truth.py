@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from graphgate.core.types import Entity, Relationship
 from graphgate.index.truth import Statement, find_conflicts, supersede
-from graphgate.types import Entity, Relationship
 
 FUNCTIONAL = {"executive_of": "target", "headquartered_in": "source"}
 

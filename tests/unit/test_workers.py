@@ -96,7 +96,7 @@ def test_warm_pool_keeps_its_workers_between_calls() -> None:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_warm_pool_reports_a_worker_that_died_instead_of_waiting() -> None:
-    from graphgate.errors import WorkerDiedError
+    from graphgate.core.errors import WorkerDiedError
 
     pool = WarmPool(2)
     try:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from graphgate.errors import WriteConflictError
-from graphgate.workspace_lock import WorkspaceWriteLock, WriterInfo
+from graphgate.app.workspace_lock import WorkspaceWriteLock, WriterInfo
+from graphgate.core.errors import WriteConflictError
 
 
 def test_a_second_writer_is_refused_naming_the_first(tmp_path: Path) -> None:
@@ -62,7 +62,7 @@ def test_a_killed_holder_leaves_no_lock_behind(tmp_path: Path) -> None:
     script = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from graphgate.workspace_lock import WorkspaceWriteLock\n"
+        "from graphgate.app.workspace_lock import WorkspaceWriteLock\n"
         "with WorkspaceWriteLock(Path(sys.argv[1])).hold('add', wait_s=0):\n"
         "    print('held', flush=True)\n"
         "    time.sleep(120)\n"
@@ -107,7 +107,7 @@ def test_a_ticket_whose_process_died_holds_nobody_up(tmp_path: Path) -> None:
     script = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from graphgate.workspace_lock import WorkspaceWriteLock\n"
+        "from graphgate.app.workspace_lock import WorkspaceWriteLock\n"
         "print(WorkspaceWriteLock(Path(sys.argv[1])).take_ticket('add'), flush=True)\n"
     )
     taken = subprocess.run(

@@ -13,7 +13,7 @@ from graphgate.cli import evaluation as evaluation_commands
 from graphgate.cli import gates as gate_commands
 from graphgate.cli import serving as serving_commands
 from graphgate.cli.common import report_error
-from graphgate.errors import GraphgateError
+from graphgate.core.errors import GraphgateError
 
 # Exit codes: 0 fine, 1 a quality verdict failed, 2 bad input or settings (a message names the
 # fix), 3 an unexpected error (a bug: GRAPHGATE_DEBUG=1 shows the traceback).

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from graphgate.errors import GraphgateError
+from graphgate.core.errors import GraphgateError
 from graphgate.index.pipeline import Advance
 
 WorkspaceOpt = Annotated[

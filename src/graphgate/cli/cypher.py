@@ -8,9 +8,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from graphgate.app.workspace import Workspace
 from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt, console, errors, shown
 from graphgate.query.cypher_guard import graph_schema, parse_param
-from graphgate.workspace import Workspace
 
 
 def register(app: typer.Typer) -> None:

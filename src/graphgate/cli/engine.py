@@ -12,6 +12,9 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from graphgate.app.history import runs_overview
+from graphgate.app.workspace import Workspace
+from graphgate.app.workspace_lock import WriterInfo
 from graphgate.cli.common import (
     DEFAULT_WORKSPACE,
     WorkspaceOpt,
@@ -20,20 +23,23 @@ from graphgate.cli.common import (
     progress_bars,
     shown,
 )
-from graphgate.errors import InputError
-from graphgate.gates.runner import stored_gates
+from graphgate.core.errors import InputError
+from graphgate.core.inputs import read_questions, read_text_file
+from graphgate.core.modes import check_mode, modes_help
 from graphgate.index.pipeline import IndexReport, ProgressFactory
-from graphgate.inputs import read_questions, read_text_file
-from graphgate.modes import check_mode, modes_help
-from graphgate.workspace import Workspace
-from graphgate.workspace_lock import WriterInfo
 
 
 def changes_line(changes: dict[str, Any]) -> str:
-    """ "+2 added, ~1 changed, -1 removed, 40 unchanged" from a run's recorded changes."""
+    """ "+2 added, ~1 changed, -1 removed, 40 unchanged" from a run's recorded changes (the
+    ids, or their counts as the run list gives them)."""
+
+    def count(key: str) -> int:
+        value = changes.get(key, 0)
+        return len(value) if isinstance(value, list) else int(value)
+
     return (
-        f"+{len(changes['added'])} added, ~{len(changes['changed'])} changed, "
-        f"-{len(changes['removed'])} removed, {changes['unchanged']} unchanged"
+        f"+{count('added')} added, ~{count('changed')} changed, "
+        f"-{count('removed')} removed, {count('unchanged')} unchanged"
     )
 
 
@@ -287,21 +293,7 @@ def runs(
     if ctx.invoked_subcommand is not None:
         return
     with errors(), Workspace(workspace) as ws:
-        current = ws.runs.current_id()
-        rows = [
-            {
-                "run_id": run.run_id,
-                "status": ws.runs.state(run),
-                "pipeline": run.manifest().get("pipeline"),
-                "seconds": run.manifest().get("seconds"),
-                "verdict": (stored_gates(run) or {}).get("verdict"),
-                "current": run.run_id == current,
-                "origin": run.manifest().get("origin", "index"),
-                "parent_run": run.manifest().get("parent_run"),
-                "changes": run.manifest().get("changes"),
-            }
-            for run in ws.list_runs()
-        ]
+        rows = runs_overview(ws.runs)
     if json_out:
         print(json.dumps(rows, indent=2))
         return
@@ -310,7 +302,7 @@ def runs(
         table.add_column(col)
     for row in rows:
         changes = row["changes"]
-        built = shown(str(row["origin"]))
+        built = shown(row["origin"] or "index")
         if row["parent_run"]:
             built += f" on {shown(row['parent_run'])}"
         if changes:
@@ -318,7 +310,7 @@ def runs(
         table.add_row(
             shown(row["run_id"]),
             str(row["status"]),
-            shown(row["pipeline"]),
+            shown(row["pipeline"] or ""),
             "" if row["seconds"] is None else str(row["seconds"]),
             str(row["verdict"] or ""),
             "*" if row["current"] else "",

@@ -11,14 +11,14 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
+from graphgate.app.workspace import Workspace
 from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt, console, errors, shown
-from graphgate.errors import InputError
+from graphgate.core.errors import InputError
+from graphgate.core.inputs import output_file
+from graphgate.core.modes import DEFAULT_EVAL_MODES, modes_help, parse_modes
 from graphgate.evaluate.harness import SUMMARY, read_results
 from graphgate.evaluate.records import EvalRecord, EvalSummary, parse_summary
 from graphgate.evaluate.report import html_report, print_report
-from graphgate.inputs import output_file
-from graphgate.modes import DEFAULT_EVAL_MODES, modes_help, parse_modes
-from graphgate.workspace import Workspace
 
 
 class _RunByDefault(TyperGroup):

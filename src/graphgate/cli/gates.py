@@ -8,10 +8,10 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from graphgate.app.workspace import Workspace
 from graphgate.cli.common import DEFAULT_WORKSPACE, WorkspaceOpt, console, errors, shown
 from graphgate.gates.base import FAIL, WARN
 from graphgate.gates.runner import GatesReport
-from graphgate.workspace import Workspace
 
 _COLOURS = {"PASS": "green", "WARN": "yellow", "FAIL": "red", "UNMEASURED": "dim"}
 

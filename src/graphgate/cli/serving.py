@@ -40,8 +40,8 @@ def serve_command(
     import uvicorn
 
     if workers > 1:
+        from graphgate.app.workspace import Workspace
         from graphgate.serve.workers import serve_workers
-        from graphgate.workspace import Workspace
 
         with errors(), Workspace(workspace):  # bad settings fail here, before any worker
             pass

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graphgate.errors import InputError
+from graphgate.core.errors import InputError
 from graphgate.evaluate.testset import TestCase, write_testset
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from graphgate.core.errors import InputError
 from graphgate.datasets.base import ConvertedDataset, read_json, read_jsonl, write_dataset
-from graphgate.errors import InputError
 from graphgate.evaluate.testset import TestCase
 
 

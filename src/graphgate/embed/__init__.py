@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphgate.config import EmbedSettings
+from graphgate.core.config import EmbedSettings
 from graphgate.embed.base import Embedder
 
 

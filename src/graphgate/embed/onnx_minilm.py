@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from graphgate.config import EmbedSettings
+from graphgate.core.config import EmbedSettings
+from graphgate.core.errors import ConfigError
 from graphgate.embed.base import Matrix, l2_normalise
-from graphgate.errors import ConfigError
 
 _DIMENSION = 384
 

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from graphgate.config import EmbedSettings
+from graphgate.core.config import EmbedSettings
+from graphgate.core.errors import ConfigError, EmbeddingMismatchError
 from graphgate.embed.base import Matrix, l2_normalise
-from graphgate.errors import ConfigError, EmbeddingMismatchError
 
 
 class OpenAICompatibleEmbedder:

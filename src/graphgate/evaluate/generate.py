@@ -14,9 +14,9 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
+from graphgate.core.types import COOCCURS, Entity, Relationship
 from graphgate.evaluate.testset import TestCase
 from graphgate.query.loaded import LoadedIndex
-from graphgate.types import COOCCURS, Entity, Relationship
 
 
 def _phrase(predicate: str) -> str:

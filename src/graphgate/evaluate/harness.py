@@ -14,9 +14,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from graphgate.config import EvalSettings
-from graphgate.dates import question_time
-from graphgate.errors import InputError
+from graphgate.core.config import EvalSettings
+from graphgate.core.dates import question_time
+from graphgate.core.errors import InputError
 from graphgate.evaluate.judge import Judge
 from graphgate.evaluate.metrics import (
     entity_recall,

@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Protocol
 
-from graphgate.dates import TimeSpan, at, parse_time, question_time
+from graphgate.core.dates import TimeSpan, at, parse_time, question_time
 from graphgate.evaluate.testset import TestCase
 from graphgate.query.base import Answer, RetrievalResult
 from graphgate.query.temporal import CONTRADICTS, sentence_fit

@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from graphgate.core.text import normalise_name
+from graphgate.core.types import COOCCURS
 from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.testset import TestCase
 from graphgate.query.base import RetrievalResult, RetrievedEdge, RetrievedEntity
-from graphgate.text import normalise_name
-from graphgate.types import COOCCURS
 
 RECALL_KS = (2, 5, 10)
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from graphgate.spacy_models import load_spacy
+from graphgate.core.spacy_models import load_spacy
 
 _SKIP = {"ADP", "PART", "AUX", "DET", "PRON", "CCONJ", "SCONJ", "PUNCT"}
 

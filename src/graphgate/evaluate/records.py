@@ -15,7 +15,7 @@ from pydantic import TypeAdapter, ValidationError
 # pydantic validates TypedDicts from typing_extensions on Python < 3.12.
 from typing_extensions import TypedDict
 
-from graphgate.errors import InputError
+from graphgate.core.errors import InputError
 
 
 class EvalRecord(TypedDict):

@@ -14,8 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphgate.config import EvalSettings
-from graphgate.errors import IndexMissingError, InputError
+from graphgate.core.config import EvalSettings
+from graphgate.core.errors import IndexMissingError, InputError
+from graphgate.core.inputs import output_folder
+from graphgate.core.modes import GRAPH_MODES
+from graphgate.core.runs import Run
 from graphgate.evaluate.harness import (
     RESULTS,
     SUMMARY,
@@ -29,10 +32,7 @@ from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.records import EvalRecord, EvalSummary
 from graphgate.evaluate.summary import compare, latency_summary, summarize
 from graphgate.evaluate.testset import load_testset
-from graphgate.inputs import output_folder
-from graphgate.modes import GRAPH_MODES
 from graphgate.query.base import Retriever
-from graphgate.runs import Run
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from graphgate.config import EvalSettings
+from graphgate.core.config import EvalSettings
 from graphgate.evaluate.records import (
     EvalRecord,
     EvalSummary,

@@ -8,9 +8,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from graphgate.dates import parse_time, question_time
-from graphgate.errors import InputError
-from graphgate.inputs import check_question, read_text_file
+from graphgate.core.dates import parse_time, question_time
+from graphgate.core.errors import InputError
+from graphgate.core.inputs import check_question, read_text_file
 
 # unanswerable: the corpus holds no answer (no gold documents); scored on answers, not recall.
 # structured: a count or a list along one relation, answered best by a graph query.

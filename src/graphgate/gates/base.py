@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from graphgate.config import GateRule
+from graphgate.core.config import GateRule
 
 PASS, WARN, FAIL, UNMEASURED = "PASS", "WARN", "FAIL", "UNMEASURED"
 ORDER = {PASS: 0, UNMEASURED: 0, WARN: 1, FAIL: 2}

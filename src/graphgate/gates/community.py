@@ -8,12 +8,12 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from graphgate.config import CommunitySettings
+from graphgate.core.config import CommunitySettings
+from graphgate.core.types import Community
 from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext
 from graphgate.index.communities import Edge, leaf_partition, relationship_edges
 from graphgate.index.communities import stability as seed_stability
-from graphgate.types import Community
 
 
 def null_model_modularity(degrees: list[int], seed: int) -> float | None:

@@ -11,12 +11,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from graphgate.config import CommunitySettings, GateSettings
-from graphgate.errors import InputError
-from graphgate.evaluate.predicates import PredicateMatcher
-from graphgate.evaluate.records import EvalSummary, parse_summary
-from graphgate.runs import Run, replace_text
-from graphgate.types import (
+from graphgate.core.config import CommunitySettings, GateSettings
+from graphgate.core.errors import InputError
+from graphgate.core.runs import Run, replace_text
+from graphgate.core.types import (
     Chunk,
     Community,
     CommunityReport,
@@ -26,6 +24,8 @@ from graphgate.types import (
     Relationship,
     from_table,
 )
+from graphgate.evaluate.predicates import PredicateMatcher
+from graphgate.evaluate.records import EvalSummary, parse_summary
 
 Triple = tuple[str, str, str]
 
@@ -151,22 +151,14 @@ def load_context(
     predicates: PredicateMatcher | None = None,
 ) -> GateContext:
     manifest = run.manifest()
-    extracts = "extract" in manifest.get("stage_names", ["extract"])
-    extraction: dict[str, Any] = next(
-        (s["info"] for s in manifest.get("stages", []) if s["name"] == "extract"), {}
-    )
-    stability = next(
-        (
-            s["info"].get("stability")
-            for s in manifest.get("stages", [])
-            if s["name"] == "communities"
-        ),
-        None,
-    )
+    extracts = manifest.stage_names is None or "extract" in manifest.stage_names
+    extract_stage, community_stage = manifest.stage("extract"), manifest.stage("communities")
+    extraction: dict[str, Any] = extract_stage.info if extract_stage is not None else {}
+    stability = community_stage.info.get("stability") if community_stage is not None else None
     if stability is None:
         stability = read_stability(run)
     gold = read_gold_triples(run.gold_triples_path) if run.gold_triples_path.exists() else None
-    recorded = manifest.get("settings", {}).get("communities")
+    recorded = manifest.settings.get("communities")
     summary_path = run.eval_summary_path
     ctx = GateContext(
         settings=settings,
@@ -179,7 +171,7 @@ def load_context(
         conflicts=_table(run, "conflicts", Conflict),
         stability=stability,
         community_settings=_community_settings(recorded),
-        seed=int(manifest.get("seed", 0)),
+        seed=manifest.seed,
         gold_triples=gold,
         eval_summary=parse_summary(summary_path.read_text(), str(summary_path))
         if summary_path.exists()

@@ -6,9 +6,9 @@ import re
 import unicodedata
 from typing import Any
 
+from graphgate.core.types import COOCCURS
 from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext, Triple
-from graphgate.types import COOCCURS
 
 # The metrics that need a gold set (UNMEASURED without one).
 GOLD_METRICS = tuple(

@@ -6,8 +6,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphgate.config import GateSettings
-from graphgate.errors import RunStateError
+from graphgate.core.config import GateSettings
+from graphgate.core.errors import RunStateError
+from graphgate.core.runs import COMPLETE, Run, RunRegistry, replace_text
 from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.gates.base import FAIL, ORDER, PASS, UNMEASURED, WARN, Gate, GateResult, apply_rules
 from graphgate.gates.community import CommunityGate, HierarchyGate
@@ -16,7 +17,6 @@ from graphgate.gates.data_chunk import ChunkGate, DataGate
 from graphgate.gates.graph import GraphGate
 from graphgate.gates.ie import IEGate
 from graphgate.gates.summary_gen import GenGate, SummaryGate
-from graphgate.runs import COMPLETE, Run, RunRegistry, replace_text
 
 
 def all_gates() -> list[Gate]:

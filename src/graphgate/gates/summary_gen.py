@@ -8,12 +8,12 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
+from graphgate.core.modes import DEFAULT_MODE
+from graphgate.core.text import claims_of, content_word_set
+from graphgate.core.types import Claim, CommunityReport, Entity, Relationship, claims_from_json
 from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext
 from graphgate.index.summarize import MemberRelations, relation_sentence
-from graphgate.modes import DEFAULT_MODE
-from graphgate.text import claims_of, content_word_set
-from graphgate.types import Claim, CommunityReport, Entity, Relationship, claims_from_json
 
 # Sibling groups larger than this are compared on their highest-rated reports only.
 _MAX_SIBLINGS = 200

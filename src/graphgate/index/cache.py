@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
+from graphgate.core.types import CommunityReport
 from graphgate.embed.base import Embedder, Matrix
-from graphgate.types import CommunityReport
 
 # SQLite's default limit of host parameters in one statement is 999 on older builds.
 _BATCH = 500

@@ -7,9 +7,9 @@ import json
 import re
 from collections.abc import Sequence
 
-from graphgate.config import ChunkSettings
-from graphgate.dates import document_date
-from graphgate.types import Chunk, Document
+from graphgate.core.config import ChunkSettings
+from graphgate.core.dates import document_date
+from graphgate.core.types import Chunk, Document
 
 _TOKEN = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]", re.UNICODE)
 _SENTENCE_END = {".", "!", "?"}

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from graphgate.config import CommunitySettings
-from graphgate.types import Community, Relationship
+from graphgate.core.config import CommunitySettings
+from graphgate.core.types import Community, Relationship
 
 Edge = tuple[str, str, float]
 

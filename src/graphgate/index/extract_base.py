@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from graphgate.types import Chunk, Mention, RawRelation
+from graphgate.core.types import Chunk, Mention, RawRelation
 
 Progress = Callable[[int], None]
 

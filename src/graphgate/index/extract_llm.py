@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from graphgate.config import ExtractSettings, LLMSettings, Settings
+from graphgate.core.config import ExtractSettings, LLMSettings, Settings
+from graphgate.core.types import Chunk, Mention, RawRelation
 from graphgate.index.extract_base import Extraction, Progress
 from graphgate.index.extract_nlp import NlpExtractor
 from graphgate.llm.base import Completion, LLMError, Request
 from graphgate.llm.client import Accounting, LLMClient
 from graphgate.llm.lenient import InvalidAnswer, lenient_json
-from graphgate.types import Chunk, Mention, RawRelation
 
 SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -7,12 +7,12 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
-from graphgate.config import ExtractSettings
-from graphgate.dates import dates_in
+from graphgate.core.config import ExtractSettings
+from graphgate.core.dates import dates_in
+from graphgate.core.spacy_models import load_spacy
+from graphgate.core.types import CONCEPT, COOCCURS, Chunk, Mention, RawRelation
 from graphgate.index.extract_base import Extraction, Progress
 from graphgate.index.workers import WarmPool
-from graphgate.spacy_models import load_spacy
-from graphgate.types import CONCEPT, COOCCURS, Chunk, Mention, RawRelation
 
 _SUBJECTS = {"nsubj", "nsubjpass"}
 _OBJECTS = {"dobj", "attr", "oprd", "dative"}

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
-from graphgate.config import LoadSettings
-from graphgate.errors import InputError
-from graphgate.inputs import check_document_id, check_unicode_tree, decode_text
-from graphgate.types import Document
+from graphgate.core.config import LoadSettings
+from graphgate.core.errors import InputError
+from graphgate.core.inputs import check_document_id, check_unicode_tree, decode_text
+from graphgate.core.types import Document
 
 
 @dataclass(frozen=True)

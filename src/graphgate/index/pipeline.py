@@ -12,14 +12,16 @@ from typing import Any
 
 import pyarrow as pa
 
-from graphgate.config import Settings
+from graphgate.core.config import Settings
+from graphgate.core.runs import COMPLETE, FAILED, Run, finished_now
+from graphgate.core.types import Document
 from graphgate.embed.base import Embedder
 from graphgate.index.cache import ContentCache
 from graphgate.index.extract_base import Extractor
 from graphgate.index.load import LoadProblem
-from graphgate.runs import COMPLETE, FAILED, Run, finished_now
-from graphgate.store.build import BuiltAhead, nothing_built_ahead
-from graphgate.types import Document
+from graphgate.index.summarize import Summarizer
+from graphgate.store.base import BuiltAhead, nothing_built_ahead
+from graphgate.store.registry import StoreBackends, default_backends
 
 Advance = Callable[[int], None]
 ProgressFactory = Callable[[str, int], Advance]
@@ -57,6 +59,10 @@ class IndexContext:
     # What was skipped while reading an update's ``documents`` (the loader's report): the
     # load stage records it with the run, as it records a corpus's.
     load_problems: list[LoadProblem] = field(default_factory=list)
+    # The store backends by name; the graph stage writes to ``store.backend``'s.
+    stores: StoreBackends = field(default_factory=default_backends)
+    # A summarizer given by the caller; None: ``communities.summarizer``'s.
+    summarizer: Summarizer | None = None
 
 
 @dataclass(frozen=True)

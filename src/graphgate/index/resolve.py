@@ -16,10 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from graphgate.config import ResolveSettings
+from graphgate.core.config import ResolveSettings
+from graphgate.core.text import normalise_name
+from graphgate.core.types import Entity, Mention, RawRelation, Relationship
 from graphgate.embed.base import mean_directions
-from graphgate.text import normalise_name
-from graphgate.types import Entity, Mention, RawRelation, Relationship
 
 
 def clip(sentence: str, limit: int = 300) -> str:

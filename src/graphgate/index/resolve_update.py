@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from graphgate.core.text import normalise_name
+from graphgate.core.types import RawRelation, Relationship, column_values
 from graphgate.index.resolve import EdgeKey, edge_key, relationship_id, relationships_of
-from graphgate.text import normalise_name
-from graphgate.types import RawRelation, Relationship, column_values
 
 
 @dataclass(frozen=True)

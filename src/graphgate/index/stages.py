@@ -10,34 +10,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from graphgate.embed.base import Matrix, l2_normalise, mean_directions
-from graphgate.errors import ExtractionFailedError
-from graphgate.index.cache import (
-    CachedEmbedder,
-    CachedReports,
-    content_key,
-    decode_extraction,
-    encode_extraction,
-    extractor_fingerprint,
-)
-from graphgate.index.chunk import chunk_documents
-from graphgate.index.communities import detect, undirected_edges
-from graphgate.index.extract_base import Extraction
-from graphgate.index.load import CorpusLoader, versioned
-from graphgate.index.pipeline import IndexContext, Pipeline, Stage, StageOutput
-from graphgate.index.resolve import EDGES_VERSION, EntityResolver, relationships_of
-from graphgate.index.resolve_update import ParentEdges, changed_chunks, combined, update_edges
-from graphgate.index.summarize import CommunitySummarizer
-from graphgate.index.truth import (
-    attribute_statements,
-    find_conflicts,
-    relation_statements,
-    supersede,
-)
-from graphgate.index.update import changes_between
-from graphgate.store.backends import STORE_OPTIONAL, STORE_REQUIRED, write_run_store
-from graphgate.text import document_headers, in_context
-from graphgate.types import (
+from graphgate.core.errors import ExtractionFailedError
+from graphgate.core.text import document_headers, in_context
+from graphgate.core.types import (
     SCHEMAS,
     Chunk,
     Community,
@@ -56,6 +31,31 @@ from graphgate.types import (
     vectors_from_table,
     vectors_table,
 )
+from graphgate.embed.base import Matrix, l2_normalise, mean_directions
+from graphgate.index.cache import (
+    CachedEmbedder,
+    CachedReports,
+    content_key,
+    decode_extraction,
+    encode_extraction,
+    extractor_fingerprint,
+)
+from graphgate.index.chunk import chunk_documents
+from graphgate.index.communities import detect, undirected_edges
+from graphgate.index.extract_base import Extraction
+from graphgate.index.load import CorpusLoader, versioned
+from graphgate.index.pipeline import IndexContext, Pipeline, Stage, StageOutput
+from graphgate.index.resolve import EDGES_VERSION, EntityResolver, relationships_of
+from graphgate.index.resolve_update import ParentEdges, changed_chunks, combined, update_edges
+from graphgate.index.summarize import CommunitySummarizer, Summarizer
+from graphgate.index.truth import (
+    attribute_statements,
+    find_conflicts,
+    relation_statements,
+    supersede,
+)
+from graphgate.index.update import changes_between
+from graphgate.store.base import STORE_OPTIONAL, STORE_REQUIRED
 
 
 def load_stage(ctx: IndexContext, _: dict[str, pa.Table]) -> StageOutput:
@@ -214,8 +214,8 @@ def _parent_edges(ctx: IndexContext, edges: str) -> ParentEdges | None:
     parent = ctx.parent
     if parent is None or not ctx.reuse:
         return None
-    stages = {s["name"]: s for s in parent.manifest().get("stages", [])}
-    if stages.get("resolve", {}).get("info", {}).get("edges") != edges:
+    resolved = parent.manifest().stage("resolve")
+    if resolved is None or resolved.info.get("edges") != edges:
         return None
     names = ("chunks", "raw_relations", "entities", "relationships")
     if not all(parent.has_artifact(n) for n in names):
@@ -334,14 +334,17 @@ def communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOu
     return StageOutput({"communities": to_table(chosen, Community)}, info)
 
 
-def summarize_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
-    summarizer: Any = CommunitySummarizer(
-        ctx.settings.communities, CachedReports(ctx.cache, ctx.reuse)
-    )
+def configured_summarizer(ctx: IndexContext) -> Summarizer:
+    """``communities.summarizer``'s: extractive (reusing unchanged reports), or the model's."""
     if ctx.settings.communities.summarizer == "llm":
         from graphgate.index.summarize_llm import LlmCommunitySummarizer
 
-        summarizer = LlmCommunitySummarizer(ctx.settings.communities, ctx.llm)
+        return LlmCommunitySummarizer(ctx.settings.communities, ctx.llm)
+    return CommunitySummarizer(ctx.settings.communities, CachedReports(ctx.cache, ctx.reuse))
+
+
+def summarize_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+    summarizer = ctx.summarizer or configured_summarizer(ctx)
     reports = summarizer.summarize(
         from_table(tables["communities"], Community),
         from_table(tables["entities"], Entity),
@@ -349,9 +352,9 @@ def summarize_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutp
         from_table(tables["chunks"], Chunk),
     )
     info = {
-        "summarizer": ctx.settings.communities.summarizer,
-        "failed_reports": getattr(summarizer, "failed", 0),
-        "reused": getattr(summarizer, "reused", 0),
+        "summarizer": summarizer.name,
+        "failed_reports": summarizer.failed,
+        "reused": summarizer.reused,
     }
     return StageOutput({"community_reports": to_table(reports, CommunityReport)}, info)
 
@@ -377,7 +380,7 @@ def embed_communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> S
 
 
 def graph_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
-    counts = write_run_store(ctx.run, ctx.settings, tables, ctx.reuse, ctx.built_ahead)
+    counts = ctx.stores.write(ctx.run, ctx.settings, tables, ctx.reuse, ctx.built_ahead)
     return StageOutput({}, {"store_counts": counts, "backend": ctx.settings.store.backend})
 
 

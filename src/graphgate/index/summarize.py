@@ -13,10 +13,9 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from graphgate.config import CommunitySettings
-from graphgate.index.cache import content_key
-from graphgate.text import first_sentence, squash, terminated
-from graphgate.types import (
+from graphgate.core.config import CommunitySettings
+from graphgate.core.text import first_sentence, squash, terminated
+from graphgate.core.types import (
     COOCCURS,
     Chunk,
     Claim,
@@ -27,6 +26,7 @@ from graphgate.types import (
     Relationship,
     claims_to_json,
 )
+from graphgate.index.cache import content_key
 
 
 def relation_sentence(source: str, predicate: str, target: str, weight: float) -> str:
@@ -114,14 +114,35 @@ class ReportKeys:
         )
 
 
+class Summarizer(Protocol):
+    """Writes a report per community from its member subgraph; what its last call did is
+    read back for the run's manifest: reports that failed (a model's answer that could not
+    be used) and reports taken again unchanged from an earlier run."""
+
+    name: str
+    failed: int
+    reused: int
+
+    def summarize(
+        self,
+        communities: Sequence[Community],
+        entities: Sequence[Entity],
+        relationships: Sequence[Relationship],
+        chunks: Sequence[Chunk],
+    ) -> list[CommunityReport]: ...
+
+
 class CommunitySummarizer:
     """``known`` reports are taken again for communities whose inputs are unchanged (after
     an update, most of them); :attr:`reused` counts them."""
+
+    name = "extractive"
 
     def __init__(self, settings: CommunitySettings, known: KnownReports | None = None) -> None:
         self.settings = settings
         self.known = known
         self.reused = 0
+        self.failed = 0  # an extractive report cannot fail
 
     def summarize(
         self,

@@ -9,12 +9,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from graphgate.config import CommunitySettings
-from graphgate.index.summarize import MemberRelations, relation_sentence
-from graphgate.llm.base import LLMError, Request
-from graphgate.llm.client import LLMClient
-from graphgate.text import claims_of, content_word_set, squash, terminated
-from graphgate.types import (
+from graphgate.core.config import CommunitySettings
+from graphgate.core.text import claims_of, content_word_set, squash, terminated
+from graphgate.core.types import (
     Chunk,
     Claim,
     Community,
@@ -23,6 +20,9 @@ from graphgate.types import (
     Relationship,
     claims_to_json,
 )
+from graphgate.index.summarize import MemberRelations, relation_sentence
+from graphgate.llm.base import LLMError, Request
+from graphgate.llm.client import LLMClient
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -48,10 +48,13 @@ SYSTEM = (
 
 
 class LlmCommunitySummarizer:
+    name = "llm"
+
     def __init__(self, settings: CommunitySettings, client: LLMClient) -> None:
         self.settings = settings
         self.client = client
         self.failed = 0
+        self.reused = 0  # every report is written again (the model's cache makes it cheap)
 
     def summarize(
         self,
@@ -60,6 +63,7 @@ class LlmCommunitySummarizer:
         relationships: Sequence[Relationship],
         chunks: Sequence[Chunk],
     ) -> list[CommunityReport]:
+        self.failed = 0
         by_id = {e.id: e for e in entities}
         words = {c.id: content_word_set(c.text) for c in chunks}
         relations = MemberRelations(relationships)

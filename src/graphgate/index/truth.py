@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations, pairwise
 
-from graphgate.dates import span_of
-from graphgate.text import sentence_spans
-from graphgate.types import Chunk, Conflict, Entity, Relationship
+from graphgate.core.dates import span_of
+from graphgate.core.text import sentence_spans
+from graphgate.core.types import Chunk, Conflict, Entity, Relationship
 
 # Values of one subject and attribute compared pairwise at most (a long list is mostly
 # repetition).

@@ -12,12 +12,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from graphgate.config import LoadSettings
-from graphgate.errors import DocumentNotFoundError, InputError
+from graphgate.core.config import LoadSettings
+from graphgate.core.errors import DocumentNotFoundError, InputError
+from graphgate.core.runs import Run
+from graphgate.core.types import Document
 from graphgate.index.load import CorpusLoader, LoadProblem, LoadResult
 from graphgate.index.pipeline import IndexReport
-from graphgate.runs import Run
-from graphgate.types import Document
 
 
 @dataclass(frozen=True)
@@ -111,10 +111,10 @@ def unchanged_report(parent: Run, documents: int, problems: Sequence[LoadProblem
     manifest = parent.manifest()
     return IndexReport(
         parent.run_id,
-        str(manifest.get("pipeline", "graph")),
+        manifest.pipeline or "graph",
         [],
         [p.__dict__ for p in problems],
-        dict(manifest.get("counts") or {}),
+        dict(manifest.counts),
         0.0,
         {"added": [], "changed": [], "removed": [], "unchanged": documents},
         new_run=False,

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.pool import AsyncResult, Pool
 from typing import Any, TypeVar
 
-from graphgate.errors import WorkerDiedError
+from graphgate.core.errors import WorkerDiedError
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -6,8 +6,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from graphgate.config import LLMSettings
-from graphgate.errors import ConfigError
+from graphgate.core.config import LLMSettings
+from graphgate.core.errors import ConfigError
 
 
 @dataclass(frozen=True)

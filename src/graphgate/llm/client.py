@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from graphgate.config import LLMSettings
-from graphgate.errors import ConfigError
+from graphgate.core.config import LLMSettings
+from graphgate.core.errors import ConfigError
 from graphgate.llm.base import LLM, Completion, Request, Usage
 
 T = TypeVar("T")

@@ -6,11 +6,11 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-from graphgate.dates import TimeSpan
+from graphgate.core.dates import TimeSpan
+from graphgate.core.text import content_word_set, sentence_spans
+from graphgate.core.types import COOCCURS
 from graphgate.query.base import Answer, Citation, RetrievalResult
 from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
-from graphgate.text import content_word_set, sentence_spans
-from graphgate.types import COOCCURS
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from graphgate.dates import TimeSpan
+from graphgate.core.dates import TimeSpan
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from graphgate.core.text import content_word_set
+from graphgate.core.types import Conflict
 from graphgate.query.base import ConflictSide, RetrievalResult, RetrievedConflict
 from graphgate.query.temporal import TemporalRetriever
 from graphgate.query.vector import chunk_hit
 from graphgate.store.base import GraphStore
-from graphgate.text import content_word_set
-from graphgate.types import Conflict
 
 # Words by which a question asks about an attribute (a relation is asked about by the words
 # of its predicate: "executive_of" by "executive").

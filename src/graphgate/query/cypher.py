@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphgate.errors import GraphgateError, InputError, QueryTimeoutError
+from graphgate.core.errors import GraphgateError, InputError, QueryTimeoutError
 from graphgate.query.cypher_guard import check_read_only, with_row_limit
 from graphgate.store.base import GraphStore
 

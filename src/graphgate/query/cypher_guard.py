@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from graphgate.errors import InputError
+from graphgate.core.errors import InputError
 
 MAX_QUERY_CHARS = 10_000
 
@@ -163,7 +163,7 @@ def parse_param(text: str) -> tuple[str, Any]:
 def graph_schema() -> dict[str, Any]:
     """The graph's labels, edge types (with their ends) and properties, as both backends hold
     them (``types.GRAPH_TABLES``): what a person or a model writes queries against."""
-    from graphgate.types import GRAPH_TABLES
+    from graphgate.core.types import GRAPH_TABLES
 
     nodes = {t.label: dict(t.columns()) for t in GRAPH_TABLES if t.ends is None}
     edges = {

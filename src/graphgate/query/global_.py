@@ -13,13 +13,13 @@ from collections import Counter
 import numpy as np
 import numpy.typing as npt
 
-from graphgate.config import QuerySettings
+from graphgate.core.config import QuerySettings
+from graphgate.core.text import content_word_set
+from graphgate.core.types import CommunityReport, claims_from_json
 from graphgate.query.base import CommunityPoint, RetrievalResult, RetrievedCommunity
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.vector import chunk_hit, retrieved_entity
 from graphgate.store.base import GraphStore
-from graphgate.text import content_word_set
-from graphgate.types import CommunityReport, claims_from_json
 
 # Map step weights, set by hand on the GraphRAG-Bench slice (README, Measured): keyword matches
 # count half of vector similarity; a report's 0-10 rating adds up to 0.3, so broad questions

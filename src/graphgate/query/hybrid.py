@@ -15,13 +15,13 @@ from __future__ import annotations
 import re
 import time
 
-from graphgate.config import QuerySettings
+from graphgate.core.config import QuerySettings
+from graphgate.core.text import names_in
 from graphgate.query.base import RetrievalResult, RetrievedChunk, RetrievedCommunity
 from graphgate.query.linking import EntityLink
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.local import LocalRetriever
 from graphgate.query.vector import chunk_hit
-from graphgate.text import names_in
 
 # Longest document title looked up in a question, in words (HotpotQA titles have up to ~8).
 _MAX_TITLE_WORDS = 8

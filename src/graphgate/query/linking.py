@@ -17,12 +17,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from graphgate.config import QuerySettings
+from graphgate.core.config import QuerySettings
+from graphgate.core.spacy_models import load_spacy
+from graphgate.core.text import names_in, normalise_name
+from graphgate.core.types import CONCEPT
 from graphgate.embed.base import Embedder
-from graphgate.spacy_models import load_spacy
 from graphgate.store.base import GraphStore
-from graphgate.text import names_in, normalise_name
-from graphgate.types import CONCEPT
 
 LinkKind = Literal["name", "mention", "fuzzy", "partial", "embedding", "concept"]
 

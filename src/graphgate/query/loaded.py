@@ -7,13 +7,13 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from graphgate.config import QuerySettings
+from graphgate.core.config import QuerySettings
+from graphgate.core.errors import EmbeddingMismatchError
+from graphgate.core.runs import Run
 from graphgate.embed.base import Embedder
-from graphgate.errors import EmbeddingMismatchError
 from graphgate.llm.client import LLMClient
 from graphgate.query.linking import EntityLinker
 from graphgate.query.projection import GraphProjection
-from graphgate.runs import Run
 from graphgate.store.base import GraphStore
 
 
@@ -36,14 +36,13 @@ class LoadedIndex:
 
 def check_embedding(run: Run, embedder: Embedder) -> None:
     """The run's vectors were made by this embedder (model and dimension), or a clear error."""
-    recorded = run.manifest().get("embedding", {})
-    if recorded and (
-        recorded.get("model") != embedder.model
-        or int(recorded.get("dimension", -1)) != embedder.dimension
+    recorded = run.manifest().embedding
+    if recorded is not None and (
+        recorded.model != embedder.model or recorded.dimension != embedder.dimension
     ):
         raise EmbeddingMismatchError(
-            f"run {run.run_id} was embedded with {recorded.get('model')} "
-            f"({recorded.get('dimension')} dimensions); configured embedder is "
+            f"run {run.run_id} was embedded with {recorded.model} "
+            f"({recorded.dimension} dimensions); configured embedder is "
             f"{embedder.model} ({embedder.dimension})",
             "configure the model the index was built with, or re-index with `graphgate index`",
         )

@@ -14,7 +14,7 @@ import time
 import numpy as np
 import numpy.typing as npt
 
-from graphgate.config import QuerySettings
+from graphgate.core.config import QuerySettings
 from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.linking import EntityLink
 from graphgate.query.loaded import LoadedIndex

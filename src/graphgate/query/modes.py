@@ -1,12 +1,12 @@
-"""Each query mode's retriever, under the names of :data:`graphgate.modes.QUERY_MODES`."""
+"""Each query mode's retriever, under the names of :data:`graphgate.core.modes.QUERY_MODES`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from graphgate.config import QuerySettings
-from graphgate.errors import GraphgateError
-from graphgate.modes import GRAPH_MODES, check_mode
+from graphgate.core.config import QuerySettings
+from graphgate.core.errors import GraphgateError
+from graphgate.core.modes import GRAPH_MODES, check_mode
 from graphgate.query.base import Retriever
 from graphgate.query.conflicts import ConflictRetriever
 from graphgate.query.global_ import GlobalRetriever

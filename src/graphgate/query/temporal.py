@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date
 
-from graphgate.dates import TimeSpan, at, parse_time, question_time, span_of, spans_in
-from graphgate.errors import InputError
+from graphgate.core.dates import TimeSpan, at, parse_time, question_time, span_of, spans_in
+from graphgate.core.errors import InputError
+from graphgate.core.text import sentence_spans
 from graphgate.query.base import RetrievalResult, RetrievedChunk, Retriever
-from graphgate.text import sentence_spans
 
 # Fit classes of a sentence or passage to the asked time.
 FITS, UNDATED, CONTRADICTS = 2, 1, 0

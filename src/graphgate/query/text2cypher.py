@@ -15,8 +15,9 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from graphgate.config import QuerySettings
-from graphgate.errors import ConfigError, InputError
+from graphgate.core.config import QuerySettings
+from graphgate.core.errors import ConfigError, InputError
+from graphgate.core.types import COOCCURS
 from graphgate.llm.base import Request
 from graphgate.llm.lenient import lenient_json
 from graphgate.query.base import RetrievalResult
@@ -24,7 +25,6 @@ from graphgate.query.cypher import run_read_query
 from graphgate.query.cypher_guard import graph_schema
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.vector import chunk_hit, retrieved_edge, retrieved_entity
-from graphgate.types import COOCCURS
 
 SYSTEM = (
     "You translate a question into ONE read-only Cypher query over the graph schema given. "

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import time
 
-from graphgate.config import QuerySettings
+from graphgate.core.config import QuerySettings
+from graphgate.core.types import Entity, Relationship
 from graphgate.query.base import (
     RetrievalResult,
     RetrievedChunk,
@@ -13,7 +14,6 @@ from graphgate.query.base import (
 )
 from graphgate.query.loaded import LoadedIndex
 from graphgate.store.base import GraphStore
-from graphgate.types import Entity, Relationship
 
 
 def chunk_hit(store: GraphStore, chunk_id: str, score: float) -> RetrievedChunk:

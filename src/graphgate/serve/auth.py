@@ -13,7 +13,7 @@ import hmac
 from dataclasses import dataclass
 from enum import IntEnum
 
-from graphgate.errors import GraphgateError
+from graphgate.core.errors import GraphgateError
 
 
 class Access(IntEnum):

@@ -1,6 +1,6 @@
 """Read-only routes for browsing an index and its history: what the web interface pages through.
 
-Each route is a thin call into :mod:`graphgate.explore` or :mod:`graphgate.history`; ids a
+Each route is a thin call into :mod:`graphgate.app.explore` or :mod:`graphgate.app.history`; ids a
 client sends are looked up, never spliced into a path or a query, and an unknown one is a 404.
 Every route's ``name`` is an operation in :data:`graphgate.serve.auth.POLICY` (all READ).
 """
@@ -11,8 +11,8 @@ from typing import Any
 
 from fastapi import FastAPI, HTTPException, Query
 
-from graphgate.explore import MAX_GRAPH_NODES
-from graphgate.history import (
+from graphgate.app.explore import MAX_GRAPH_NODES
+from graphgate.app.history import (
     evaluation,
     evaluations,
     gate_trends,

@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import AfterValidator, BaseModel, Field, JsonValue
 
-from graphgate.errors import (
+from graphgate.core.errors import (
     GraphgateError,
     IndexMissingError,
     InputError,
@@ -26,8 +26,8 @@ from graphgate.errors import (
     StoreUnavailableError,
     WriteConflictError,
 )
-from graphgate.inputs import MAX_DOCUMENT_ID_CHARS, MAX_TOP_K
-from graphgate.modes import DEFAULT_EVAL_MODES, QUERY_MODES, modes_help
+from graphgate.core.inputs import MAX_DOCUMENT_ID_CHARS, MAX_TOP_K
+from graphgate.core.modes import DEFAULT_EVAL_MODES, QUERY_MODES, modes_help
 from graphgate.query.cypher_guard import MAX_QUERY_CHARS
 from graphgate.serve.auth import AccessDenied
 from graphgate.serve.browse_routes import add_browse_routes

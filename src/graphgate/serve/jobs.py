@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graphgate.runs import owner, owner_alive
+from graphgate.core.runs import owner, owner_alive
 
 _JOB_ID = re.compile(r"^[0-9a-f]{12}$")
 _KEEP = 100  # job files kept per workspace, newest first

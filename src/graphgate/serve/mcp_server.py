@@ -14,8 +14,8 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
-from graphgate.errors import GraphgateError
-from graphgate.modes import DEFAULT_EVAL_MODES
+from graphgate.core.errors import GraphgateError
+from graphgate.core.modes import DEFAULT_EVAL_MODES
 from graphgate.serve.auth import Access, Caller
 from graphgate.serve.guard import ACCESS_KEY
 from graphgate.serve.jobs import Job

@@ -7,7 +7,7 @@ from collections import Counter
 from prometheus_client import CollectorRegistry, Gauge, Histogram
 from prometheus_client import Counter as PromCounter
 
-from graphgate.workspace import Workspace
+from graphgate.app.workspace import Workspace
 
 VERDICT_VALUE = {"PASS": 0, "WARN": 1, "FAIL": 2, "UNMEASURED": -1}
 

@@ -23,11 +23,11 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, Field
 
-from graphgate.errors import InputError
-from graphgate.evaluate.records import EvalRecord
-from graphgate.explore import Explorer
-from graphgate.index.pipeline import IndexReport
-from graphgate.inputs import (
+from graphgate.app.explore import Explorer
+from graphgate.app.workspace import Workspace
+from graphgate.app.workspace_lock import WriterInfo
+from graphgate.core.errors import InputError
+from graphgate.core.inputs import (
     MAX_DOCUMENT_ID_CHARS,
     check_document_id,
     check_question,
@@ -35,13 +35,13 @@ from graphgate.inputs import (
     check_unicode,
     check_unicode_tree,
 )
-from graphgate.modes import check_mode, parse_modes
+from graphgate.core.modes import check_mode, parse_modes
+from graphgate.core.types import Document, from_table
+from graphgate.evaluate.records import EvalRecord
+from graphgate.index.pipeline import IndexReport
 from graphgate.query.temporal import time_of
 from graphgate.serve.auth import AccessDenied, Authenticator, Caller
 from graphgate.serve.jobs import Job, JobBoard
-from graphgate.types import Document, from_table
-from graphgate.workspace import Workspace
-from graphgate.workspace_lock import WriterInfo
 
 T = TypeVar("T")
 # A write job's work: given the job, and the workspace object to write through.

@@ -15,7 +15,7 @@ from pathlib import Path
 from fastapi import FastAPI, HTTPException
 from fastapi.responses import Response
 
-from graphgate.modes import QUERY_MODES
+from graphgate.core.modes import QUERY_MODES
 
 UI_DIR = Path(__file__).parent / "ui"
 _TYPES = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -10,11 +10,35 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from graphgate.types import Chunk, Community, CommunityReport, Conflict, Entity, Relationship
+from graphgate.core.config import Settings
+from graphgate.core.manifest import StoreRecord
+from graphgate.core.runs import Run
+from graphgate.core.types import Chunk, Community, CommunityReport, Conflict, Entity, Relationship
 
 # entity_name: the bare names of the entities whose names were embedded (entity linking).
 SearchKind = Literal["chunk", "entity", "entity_name", "community"]
 Hit = tuple[str, float]
+# The artifacts a run's store is written from (the graph stage's inputs): these always, ...
+STORE_REQUIRED = ("documents", "chunks", "chunk_vectors")
+# ... and these when the pipeline made them (a vector-only run has no entities).
+STORE_OPTIONAL = (
+    "entities",
+    "relationships",
+    "entity_vectors",
+    "entity_name_vectors",
+    "communities",
+    "community_reports",
+    "community_vectors",
+    "conflicts",
+)
+STORE_ARTIFACTS = STORE_REQUIRED + STORE_OPTIONAL
+# Whether the keyword index of a kind ("chunk", "entity") was built ahead in the run's store
+# folder while other stages ran (the embedded store keeps it instead of building it again).
+BuiltAhead = Callable[[str], bool]
+
+
+def nothing_built_ahead(kind: str) -> bool:
+    return False
 
 
 class VectorIndex(Protocol):
@@ -67,7 +91,7 @@ class GraphStore(Protocol):
     def entities(self) -> list[Entity]: ...
 
     def entity_ids_named(self, name: str) -> list[str]:
-        """Entities whose name or alias normalises (graphgate.text.normalise_name) as ``name``."""
+        """Entities whose name or alias normalises (core.text.normalise_name) as ``name``."""
         ...
 
     def entity_names(self) -> dict[str, list[str]]:
@@ -109,7 +133,7 @@ class GraphStore(Protocol):
 
     def entity_pages(self, name: str) -> list[str]:
         """Documents whose title normalises as ``name``, also less a trailing parenthesised
-        qualifier (graphgate.text.page_keys): an entity's own pages, by id."""
+        qualifier (graphgate.core.text.page_keys): an entity's own pages, by id."""
         ...
 
     def first_chunk(self, doc_id: str) -> str | None: ...
@@ -140,7 +164,7 @@ class GraphStore(Protocol):
         self, query: str, params: dict[str, Any] | None = None, timeout_s: float | None = None
     ) -> pa.Table:
         """Read-only Cypher over the graph (the store refuses writes), stopped after
-        ``timeout_s`` (:class:`~graphgate.errors.QueryTimeoutError`)."""
+        ``timeout_s`` (:class:`~graphgate.core.errors.QueryTimeoutError`)."""
         ...
 
     def cypher_rows(
@@ -157,3 +181,55 @@ class GraphStore(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class StoreParent:
+    """The run an update builds on, with where its graph lives: a backend may copy it and
+    write only what differs instead of writing every table again."""
+
+    run: Run
+    record: StoreRecord
+
+
+class StoreBackend(Protocol):
+    """One graph store implementation, on its write side and its read side: the composition
+    root finds it by ``name`` (the ``store.backend`` setting, and the name a run's manifest
+    records) in a :class:`~graphgate.store.registry.StoreBackends` registry.
+
+    ``external`` backends keep a run's graph outside its folder (a server): removing the folder
+    does not remove the graph, so pruning asks the backend to :meth:`drop` it."""
+
+    name: str
+    external: bool
+    # Its keyword indexes live in the run's folder and may be built there ahead of the graph
+    # stage, by the process that judges the gates (``built_ahead`` says which were).
+    keyword_ahead: bool
+
+    def place(self, run: Run, settings: Settings, parent: StoreParent | None) -> StoreRecord:
+        """Where ``run``'s graph will live (recorded in the manifest before anything is
+        written, so a killed write is found and dropped by the next prune)."""
+        ...
+
+    def write(
+        self,
+        run: Run,
+        record: StoreRecord,
+        settings: Settings,
+        tables: Mapping[str, pa.Table],
+        parent: StoreParent | None,
+        built_ahead: BuiltAhead,
+    ) -> dict[str, int]:
+        """The run's tables into the store at ``record``; the node and edge counts. With a
+        ``parent`` the backend may copy the parent's graph and write the difference; a write
+        that fails leaves nothing a query could open."""
+        ...
+
+    def open(self, run: Run, record: StoreRecord, settings: Settings) -> GraphStore:
+        """The run's graph for reading."""
+        ...
+
+    def drop(self, records: Sequence[StoreRecord], settings: Settings) -> list[str]:
+        """Remove the graphs of ``records`` that exist (an external backend's pruning); the
+        names removed."""
+        ...

@@ -2,34 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from graphgate.store.ladybug_store import LadybugGraphStore
-from graphgate.store.text import build_text_index, open_text_index
-from graphgate.store.vectors import build_vector_index, open_vector_index
-from graphgate.text import document_headers, in_context
-from graphgate.types import (
+from graphgate.core.text import document_headers, in_context
+from graphgate.core.types import (
     GRAPH_TABLE,
     SCHEMAS,
     CommunityNode,
     GraphTable,
     vectors_from_table,
 )
+from graphgate.store.base import BuiltAhead, nothing_built_ahead
+from graphgate.store.ladybug_store import LadybugGraphStore
+from graphgate.store.text import build_text_index, open_text_index
+from graphgate.store.vectors import build_vector_index, open_vector_index
 
 # Keyword indexes a second process may build ahead of the graph stage, named by kind.
 KEYWORD_AHEAD = {"chunk": ("chunks", "documents"), "entity": ("entities",)}
-# Told a kind of KEYWORD_AHEAD, whether its index is already built in the run's store folder
-# (it waits for the work in progress); False: the graph stage builds it.
-BuiltAhead = Callable[[str], bool]
-
-
-def nothing_built_ahead(kind: str) -> bool:
-    return False
 
 
 def entity_search_text(

@@ -18,12 +18,9 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from graphgate.runs import Run
-from graphgate.store.base import CypherRows, Hit, ProjectionEdges, SearchKind
-from graphgate.store.build import build_search_indexes, open_store, search_indexes_present
-from graphgate.store.ladybug_store import LadybugGraphStore
-from graphgate.text import normalise_name, page_keys
-from graphgate.types import (
+from graphgate.core.runs import Run
+from graphgate.core.text import normalise_name, page_keys
+from graphgate.core.types import (
     Chunk,
     Community,
     CommunityReport,
@@ -33,6 +30,9 @@ from graphgate.types import (
     from_table,
     vectors_from_table,
 )
+from graphgate.store.base import CypherRows, Hit, ProjectionEdges, SearchKind
+from graphgate.store.build import build_search_indexes, open_store, search_indexes_present
+from graphgate.store.ladybug_store import LadybugGraphStore
 
 _TABLES = (
     "chunks",

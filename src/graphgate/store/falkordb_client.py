@@ -8,8 +8,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from graphgate.config import StoreSettings, redact_url
-from graphgate.errors import ConfigError, StoreUnavailableError
+from graphgate.core.config import StoreSettings, redact_url
+from graphgate.core.errors import ConfigError, StoreUnavailableError
 
 T = TypeVar("T")
 

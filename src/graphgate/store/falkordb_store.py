@@ -20,13 +20,9 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from graphgate.errors import EmbeddingMismatchError, GraphgateError, QueryTimeoutError
-from graphgate.store.base import CypherRows, Hit, ProjectionEdges, SearchKind
-from graphgate.store.falkordb_client import FalkorDBServer
-from graphgate.store.falkordb_write import graph_counts
-from graphgate.store.text import Bm25TextIndex, memory_text_index
-from graphgate.text import normalise_name
-from graphgate.types import (
+from graphgate.core.errors import EmbeddingMismatchError, GraphgateError, QueryTimeoutError
+from graphgate.core.text import normalise_name
+from graphgate.core.types import (
     GRAPH_TABLE,
     Chunk,
     Community,
@@ -35,6 +31,10 @@ from graphgate.types import (
     Entity,
     Relationship,
 )
+from graphgate.store.base import CypherRows, Hit, ProjectionEdges, SearchKind
+from graphgate.store.falkordb_client import FalkorDBServer
+from graphgate.store.falkordb_write import graph_counts
+from graphgate.store.text import Bm25TextIndex, memory_text_index
 
 # Search kind -> (label, vector property), as falkordb_write.VECTOR_INDEXES creates them.
 VECTOR_PROPERTY = {

@@ -16,15 +16,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from graphgate.store.build import (
-    chunk_search_texts,
-    entity_search_text,
-    node_table,
-    report_search_texts,
-)
-from graphgate.store.falkordb_client import FalkorDBServer
-from graphgate.text import normalise_name, page_keys
-from graphgate.types import (
+from graphgate.core.text import normalise_name, page_keys
+from graphgate.core.types import (
     GRAPH_TABLE,
     NODE_LABELS,
     REL_TYPES,
@@ -32,6 +25,13 @@ from graphgate.types import (
     table_rows,
     vectors_from_table,
 )
+from graphgate.store.build import (
+    chunk_search_texts,
+    entity_search_text,
+    node_table,
+    report_search_texts,
+)
+from graphgate.store.falkordb_client import FalkorDBServer
 
 BATCH = 500
 # (label, vector property, artifact): FalkorDB's own vector indexes, cosine.

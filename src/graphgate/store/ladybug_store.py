@@ -11,9 +11,9 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from graphgate.errors import GraphgateError, QueryTimeoutError
+from graphgate.core.errors import GraphgateError, QueryTimeoutError
+from graphgate.core.types import GRAPH_TABLES, NODE_LABELS, REL_TYPES
 from graphgate.store.base import CypherRows, Hit, SearchKind, TextIndex, VectorIndex
-from graphgate.types import GRAPH_TABLES, NODE_LABELS, REL_TYPES
 
 # Derived from the records in types.py, the one declaration of every table.
 SCHEMA = [t.ddl() for t in GRAPH_TABLES]

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from graphgate.core.errors import EmbeddingMismatchError, GraphgateError
 from graphgate.embed.base import Matrix
-from graphgate.errors import EmbeddingMismatchError, GraphgateError
 from graphgate.store.base import Hit
 
 

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graphgate.errors import WriteConflictError
-from graphgate.runs import owner, owner_alive, replace_text
+from graphgate.core.errors import WriteConflictError
+from graphgate.core.runs import owner, owner_alive, replace_text
 
 LOCK_FILE = "WRITE.lock"
 HOLDER_FILE = "WRITER.json"

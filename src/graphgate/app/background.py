@@ -21,8 +21,10 @@ from collections.abc import Callable
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
-from graphgate.config import CommunitySettings, GateSettings, Settings
-from graphgate.errors import RunStateError
+from graphgate.core.config import CommunitySettings, GateSettings, Settings
+from graphgate.core.errors import RunStateError
+from graphgate.core.runs import Run, RunRegistry
+from graphgate.core.types import column_values
 from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.gates.community import measure_stability
 from graphgate.gates.context import write_stability
@@ -30,10 +32,7 @@ from graphgate.gates.runner import GatesReport, chosen_baseline, judge_run
 from graphgate.index.communities import detect, undirected_edges
 from graphgate.index.pipeline import cycle_collector_paused
 from graphgate.index.workers import BackgroundProcess
-from graphgate.runs import Run, RunRegistry
-from graphgate.store.backends import EMBEDDED
 from graphgate.store.build import KEYWORD_AHEAD, build_keyword_index
-from graphgate.types import column_values
 
 START_AT = "resolve"  # the first stage after the embedders, which use every core
 ENTITIES_AFTER = "resolve"  # the entities are written: their keyword index
@@ -105,8 +104,10 @@ class BackgroundWork:
         settings: Settings,
         baseline: Run | None,
         worker: BackgroundProcess,
+        keyword_ahead: bool = False,
     ) -> None:
         self.registry = registry
+        self.keyword_ahead = keyword_ahead
         self.run = run
         self.settings = settings
         self.baseline = baseline
@@ -130,17 +131,19 @@ class BackgroundWork:
         run: Run,
         settings: Settings,
         worker: Callable[[], BackgroundProcess],
+        keyword_ahead: bool = False,
     ) -> BackgroundWork | None:
         """None when gates do not run on index, or the set baseline cannot be judged against
         (the gates judged afterwards report that; the graph stage then builds every keyword
-        index itself). ``worker`` gives the workspace's worker."""
+        index itself). ``worker`` gives the workspace's worker; ``keyword_ahead``: the store
+        keeps keyword indexes built ahead in the run's folder (the embedded one does)."""
         if not settings.gates.run_on_index:
             return None
         try:
             baseline = chosen_baseline(registry)
         except RunStateError:
             return None
-        return cls(registry, run, settings, baseline, worker())
+        return cls(registry, run, settings, baseline, worker(), keyword_ahead)
 
     def wanted(self) -> bool:
         """More than one core, and a run as large as ``gates.background_from_chunks``."""
@@ -180,8 +183,8 @@ class BackgroundWork:
             )
 
     def _build_ahead(self, kind: str) -> None:
-        """Only for the embedded store, whose folder holds the keyword indexes."""
-        if self.settings.store.backend == EMBEDDED:
+        """Only for a store whose folder holds the keyword indexes (the embedded one)."""
+        if self.keyword_ahead:
             self._keyword[kind] = self._worker.submit(
                 _build_keyword_index,
                 str(self.registry.workspace),

@@ -14,8 +14,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from pydantic_settings import SettingsConfigDict
 
-from graphgate.config import CONFIG_FILE_NAME, Settings
-from graphgate.errors import ConfigError
+from graphgate.core.config import CONFIG_FILE_NAME, Settings
+from graphgate.core.errors import ConfigError
 
 ENV_PREFIX = "GRAPHGATE_"
 # GRAPHGATE_* variables that are not settings (read where they are used).

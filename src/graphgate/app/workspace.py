@@ -10,11 +10,18 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from graphgate.background import BackgroundWork
-from graphgate.config import Settings
-from graphgate.config_sources import load_settings, setting_sources
+from graphgate.app.background import BackgroundWork
+from graphgate.app.parts import WorkspaceParts
+from graphgate.app.status import Status, workspace_status
+from graphgate.app.workspace_lock import WorkspaceWriteLock, WriterInfo
+from graphgate.core.config import Settings
+from graphgate.core.config_sources import load_settings, setting_sources
+from graphgate.core.errors import ConfigError, ExtractionFailedError, GraphgateError, RunStateError
+from graphgate.core.inputs import check_question, check_top_k
+from graphgate.core.modes import QUERY_MODES, parse_modes
+from graphgate.core.runs import COMPLETE, INTERRUPTED, RUNNING, Run, RunRegistry
+from graphgate.core.types import Document, from_table
 from graphgate.embed import Embedder
-from graphgate.errors import ConfigError, ExtractionFailedError, GraphgateError, RunStateError
 from graphgate.evaluate.harness import Generator
 from graphgate.evaluate.judge import Judge
 from graphgate.evaluate.predicates import PredicateMatcher
@@ -34,21 +41,15 @@ from graphgate.index.pipeline import (
     no_progress,
 )
 from graphgate.index.stages import PIPELINES
-from graphgate.inputs import check_question, check_top_k
+from graphgate.index.summarize import Summarizer
 from graphgate.llm.client import LLMClient
-from graphgate.modes import QUERY_MODES, parse_modes
-from graphgate.parts import WorkspaceParts
 from graphgate.query.base import Answer
 from graphgate.query.conflicts import ConflictRetriever
 from graphgate.query.cypher import CypherResult, run_read_query
 from graphgate.query.loaded import LoadedIndex, check_embedding, open_index
 from graphgate.query.modes import build_retriever
-from graphgate.runs import COMPLETE, INTERRUPTED, RUNNING, Run, RunRegistry
-from graphgate.status import Status, workspace_status
-from graphgate.store.backends import drop_old_graphs, open_run_store, prune_run_graphs, run_store
 from graphgate.store.base import GraphStore
-from graphgate.types import Document, from_table
-from graphgate.workspace_lock import WorkspaceWriteLock, WriterInfo
+from graphgate.store.registry import StoreBackends, default_backends, record_of
 
 MODES = tuple(QUERY_MODES)
 StoreOpener = Callable[[Run, Settings], GraphStore]
@@ -68,15 +69,27 @@ class Workspace:
         open_store: StoreOpener | None = None,
         on_write_wait: Callable[[WriterInfo], None] | None = None,
         write_ticket: int | None = None,
+        *,
+        embedder: Embedder | None = None,
+        extractor: Extractor | None = None,
+        llm_client: LLMClient | None = None,
+        summarizer: Summarizer | None = None,
+        store_backends: StoreBackends | None = None,
         **overrides: Any,
     ) -> None:
         """``open_store`` opens a run's :class:`GraphStore` for querying (default: the store
-        the run was written to: embedded or server); ``on_write_wait`` is told whom a write
-        waits for when another one holds the workspace; ``write_ticket`` is the first write's
-        place in line, taken when it was accepted (a server's queue); ``overrides`` nest like
-        the settings."""
+        the run was written to, by its backend in ``store_backends``); ``on_write_wait`` is
+        told whom a write waits for when another one holds the workspace; ``write_ticket`` is
+        the first write's place in line, taken when it was accepted (a server's queue).
+
+        ``embedder``, ``extractor``, ``llm_client`` and ``summarizer`` replace the parts the
+        settings configure (a test's fake, a team's own model client); ``store_backends``
+        the registry of store backends (default: embedded and FalkorDB), so a backend of
+        one's own is found by ``store.backend``. ``overrides`` nest like the settings."""
         self.path = Path(path)
-        self.open_store = open_store or open_run_store
+        self.stores = store_backends or default_backends()
+        self.open_store = open_store or self.stores.open
+        self.summarizer = summarizer
         self.on_write_wait = on_write_wait
         self._write_ticket = write_ticket
         if self.path.exists() and not self.path.is_dir():
@@ -93,10 +106,11 @@ class Workspace:
         )
         self.runs = RunRegistry(self.path)
         self.write_lock = WorkspaceWriteLock(self.path)
-        self.parts = WorkspaceParts(self.path, self.settings)
+        self.stores.get(self.settings.store.backend)  # an unknown backend fails here, named
+        self.parts = WorkspaceParts(self.path, self.settings, embedder, extractor, llm_client)
         self._loaded: LoadedIndex | None = None
 
-    # -- components, built once per workspace object (graphgate/parts.py) -----------------
+    # -- components, built once per workspace object (graphgate/app/parts.py) -----------------
     @property
     def embedder(self) -> Embedder:
         return self.parts.embedder
@@ -227,8 +241,8 @@ class Workspace:
             if parent.gold_triples_path.exists()
             else None
         )
-        corpus = Path(str(manifest.get("corpus", "")))
-        pipeline = str(manifest.get("pipeline", "graph"))
+        corpus = Path(manifest.corpus or "")
+        pipeline = manifest.pipeline or "graph"
         return self._build(corpus, documents, pipeline, progress, gold, False, origin, problems)
 
     def _build(
@@ -274,8 +288,13 @@ class Workspace:
             not full,
             parent=self.runs.current() if self.runs.current_id() is not None else None,
             load_problems=list(problems),
+            stores=self.stores,
+            summarizer=self.summarizer,
         )
-        background = BackgroundWork.for_run(self.runs, run, self.settings, self.parts.gate_worker)
+        keyword_ahead = self.stores.get(self.settings.store.backend).keyword_ahead
+        background = BackgroundWork.for_run(
+            self.runs, run, self.settings, self.parts.gate_worker, keyword_ahead
+        )
         if background is not None:
             ctx.before_stage = background.before_stage
             ctx.built_ahead = background.built_ahead
@@ -289,7 +308,7 @@ class Workspace:
             raise
         self.runs.set_current(run)
         self._close_loaded()
-        drop_old_graphs(self.runs, self.settings.store)
+        self.stores.drop_old(self.runs, self.settings)
         judged = background.result() if background else None
         if judged is not None:
             gating.store_gates(run, judged)
@@ -384,11 +403,10 @@ class Workspace:
         """Remove interrupted and failed runs and complete ones beyond ``runs.keep``."""
         with self._writing("prune runs"):
             protected = {r for r in (self.runs.current_id(), gating.baseline_id(self.runs)) if r}
-            graphs = {r.run_id: run_store(r).get("graph") for r in self.runs.list()}
+            stores = {r.run_id: record_of(r) for r in self.runs.list()}
             removed = self.runs.prune(self.settings.runs.keep, protected)
             # Their manifests went with their folders; the server graphs they named go too.
-            gone = [str(graphs[r]) for r in removed if graphs.get(r)]
-            prune_run_graphs(self.runs, self.settings.store, gone)
+            self.stores.prune(self.runs, self.settings, [stores[r] for r in removed])
             return removed
 
     def _previous_documents(self) -> dict[str, Document]:

@@ -17,9 +17,11 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+from pydantic import ValidationError
 
-from graphgate.errors import IndexMissingError
-from graphgate.types import ARTIFACTS, SCHEMAS
+from graphgate.core.errors import GraphgateError, IndexMissingError
+from graphgate.core.manifest import MANIFEST_FIELDS, RunManifest
+from graphgate.core.types import ARTIFACTS, SCHEMAS
 
 # Every file name of a workspace and of a run folder, in one place (the run layout).
 MANIFEST = "manifest.json"
@@ -172,21 +174,33 @@ class Run:
             )
         return pq.read_table(path, columns=list(columns) if columns is not None else None)
 
-    def manifest(self) -> dict[str, Any]:
+    def manifest(self) -> RunManifest:
+        """The manifest, validated (a run folder without one reads as interrupted)."""
         path = self.manifest_path
         if not path.exists():
-            return {}
-        data: dict[str, Any] = json.loads(path.read_text())
-        return data
+            return RunManifest(run_id=self.run_id, status=INTERRUPTED)
+        try:
+            return RunManifest.model_validate_json(path.read_bytes())
+        except ValidationError as exc:
+            raise GraphgateError(
+                f"run {self.run_id}: manifest.json is not a run manifest "
+                f"({exc.errors()[0]['msg']} at {'.'.join(map(str, exc.errors()[0]['loc']))})",
+                "remove the run with `graphgate runs prune` after checking it is not needed",
+            ) from exc
 
-    def write_manifest(self, data: dict[str, Any]) -> None:
-        replace_text(self.manifest_path, json.dumps(data, indent=2, sort_keys=True, default=str))
-
-    def update_manifest(self, **fields: Any) -> dict[str, Any]:
-        data = self.manifest()
-        data.update(fields)
-        self.write_manifest(data)
-        return data
+    def update_manifest(self, **fields: Any) -> RunManifest:
+        """The one writer of manifests: ``fields`` by their names in :class:`RunManifest`,
+        validated, written atomically over what was there."""
+        unknown = sorted(set(fields) - MANIFEST_FIELDS)
+        if unknown:
+            raise TypeError(f"not a manifest field: {', '.join(unknown)}")
+        data = self.manifest().to_json() if self.manifest_path.exists() else {}
+        manifest = RunManifest.model_validate({**data, **fields})
+        replace_text(
+            self.manifest_path,
+            json.dumps(manifest.to_json(), indent=2, sort_keys=True, default=str),
+        )
+        return manifest
 
 
 class RunRegistry:
@@ -213,24 +227,24 @@ class RunRegistry:
         path = self.runs_dir / run_id
         path.mkdir(parents=True)
         run = Run(run_id, path)
-        run.write_manifest(
-            {
-                "run_id": run_id,
-                "status": RUNNING,
-                "started_at": _now(),
-                "versions": package_versions(),
-                "owner": owner(),
-            }
+        run.update_manifest(
+            run_id=run_id,
+            status=RUNNING,
+            started_at=_now(),
+            versions=package_versions(),
+            owner=owner(),
         )
         return run
 
     def state(self, run: Run) -> str:
         """running, complete, failed, or interrupted (running, but its process is gone)."""
-        manifest = run.manifest()
-        status = str(manifest.get("status", INTERRUPTED))
-        if status == RUNNING and not owner_alive(manifest.get("owner", {})):
+        try:
+            manifest = run.manifest()
+        except GraphgateError:
+            return INTERRUPTED  # no run can be read from it: prune may remove it
+        if manifest.status == RUNNING and not owner_alive(manifest.owner.model_dump()):
             return INTERRUPTED
-        return status
+        return manifest.status
 
     def prune(self, keep: int | None, protected: set[str]) -> list[str]:
         """Remove interrupted and failed runs, and complete runs beyond the newest ``keep``;

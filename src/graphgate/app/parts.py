@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from graphgate.background import BackgroundWork
-from graphgate.config import Settings
+from graphgate.app.background import BackgroundWork
+from graphgate.core.config import Settings
 from graphgate.embed import Embedder, build_embedder
 from graphgate.evaluate.harness import Generator
 from graphgate.evaluate.judge import DeterministicJudge, Judge
@@ -26,12 +26,22 @@ CONTENT_CACHE = "content_cache.sqlite"
 class WorkspaceParts:
     """The components of the workspace at ``path``, as ``settings`` configure them."""
 
-    def __init__(self, path: Path, settings: Settings) -> None:
+    def __init__(
+        self,
+        path: Path,
+        settings: Settings,
+        embedder: Embedder | None = None,
+        extractor: Extractor | None = None,
+        llm_client: LLMClient | None = None,
+    ) -> None:
+        """A part given here is used as it is, instead of the one ``settings`` configure (the
+        caller keeps it: :meth:`close` leaves it open)."""
         self.path = path
         self.settings = settings
-        self._embedder: Embedder | None = None
-        self._extractor: Extractor | None = None
-        self._llm: LLMClient | None = None
+        self._embedder: Embedder | None = embedder
+        self._extractor: Extractor | None = extractor
+        self._llm: LLMClient | None = llm_client
+        self._given = {id(p) for p in (embedder, extractor, llm_client) if p is not None}
         self._cache: ContentCache | None = None
         self._gates_process: BackgroundProcess | None = None
 
@@ -100,12 +110,12 @@ class WorkspaceParts:
         return DeterministicJudge()
 
     def close(self) -> None:
-        if self._llm is not None and self._llm.cache is not None:
+        if self._llm is not None and id(self._llm) not in self._given and self._llm.cache:
             self._llm.cache.close()
         if self._cache is not None:
             self._cache.close()
         if self._gates_process is not None:
             self._gates_process.close()
             self._gates_process = None
-        if self._extractor is not None:
+        if self._extractor is not None and id(self._extractor) not in self._given:
             self._extractor.close()

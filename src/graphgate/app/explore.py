@@ -2,7 +2,7 @@
 
 The web interface and any client page through the graph with these views; they read the
 current run's store and artifacts only (nothing here writes), and every lookup by id raises
-:class:`~graphgate.errors.NotFoundError` with the id's kind, so a transport can answer 404.
+:class:`~graphgate.core.errors.NotFoundError` with the id's kind, so a transport can answer 404.
 The lists a reader walks (entity names, community membership, documents) are read once per
 loaded index and kept by the :class:`Explorer`.
 """
@@ -18,10 +18,9 @@ from typing import Any
 import pyarrow.parquet as pq
 from typing_extensions import TypedDict
 
-from graphgate.errors import NotFoundError
-from graphgate.query.loaded import LoadedIndex
-from graphgate.text import normalise_name
-from graphgate.types import (
+from graphgate.core.errors import NotFoundError
+from graphgate.core.text import normalise_name
+from graphgate.core.types import (
     Chunk,
     Community,
     CommunityReport,
@@ -32,6 +31,7 @@ from graphgate.types import (
     from_table,
     table_rows,
 )
+from graphgate.query.loaded import LoadedIndex
 
 MAX_GRAPH_NODES = 500
 _MAX_MENTION_CHUNKS = 50

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from graphgate.errors import InputError
+from graphgate.core.errors import InputError
 
 QUERY_MODES: dict[str, str] = {
     "vector": "dense similarity over chunks only (the baseline)",

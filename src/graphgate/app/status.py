@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from graphgate.errors import GraphgateError
+from graphgate.core.errors import GraphgateError
+from graphgate.core.runs import RunRegistry
 from graphgate.index.communities import level_sizes
-from graphgate.runs import RunRegistry
 
 if TYPE_CHECKING:
     from graphgate.query.loaded import LoadedIndex
@@ -54,17 +54,17 @@ def workspace_status(
         levels = level_sizes(index.store.communities())
     except GraphgateError as exc:
         problems.append(str(exc))
-    recorded = manifest.get("counts", {})
+    recorded = manifest.counts
     if counts and recorded and counts != recorded:
         problems.append(f"store counts {counts} differ from the run manifest {recorded}")
     return Status(
-        llm=manifest.get("llm"),
+        llm=manifest.llm,
         communities=levels,
         workspace=str(workspace),
         current_run=run_id,
-        pipeline=manifest.get("pipeline"),
+        pipeline=manifest.pipeline,
         counts=counts,
-        embedding=manifest.get("embedding", {}),
+        embedding=manifest.embedding.model_dump() if manifest.embedding else {},
         healthy=not problems,
         problems=problems,
         runs=n_runs,

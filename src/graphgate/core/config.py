@@ -1,5 +1,5 @@
 """One settings tree: defaults < ``graphgate.toml`` < environment < arguments. Loading it and
-checking every source for unknown keys is in :mod:`graphgate.config_sources`."""
+checking every source for unknown keys is in :mod:`graphgate.core.config_sources`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from graphgate.modes import DEFAULT_MODE, QUERY_MODES, modes_help
+from graphgate.core.modes import DEFAULT_MODE, QUERY_MODES, modes_help
 
 CONFIG_FILE_NAME = "graphgate.toml"
 
@@ -195,7 +195,7 @@ class StoreSettings(Section):
     # Where runs are indexed into: "embedded" (a LadybugDB file in each run's folder) or
     # "falkordb" (one graph per run on a FalkorDB server, shared by every serving process).
     # A run is always queried from the store it was written to (its manifest says which).
-    backend: Literal["embedded", "falkordb"] = "embedded"
+    backend: str = Field("embedded", pattern=r"^[a-z][a-z0-9_]{0,31}$")
     # redis://[:password@]host:port[/db]; the password may come from the URL or from
     # store.password (GRAPHGATE_STORE__PASSWORD), and is never written to a manifest or a log.
     url: str = "redis://127.0.0.1:6379"
@@ -221,7 +221,7 @@ class StoreSettings(Section):
 
 
 class QuerySettings(Section):
-    mode: str = DEFAULT_MODE  # one of graphgate.modes.QUERY_MODES
+    mode: str = DEFAULT_MODE  # one of graphgate.core.modes.QUERY_MODES
     top_k_chunks: int = Field(5, ge=1)
     top_k_entities: int = Field(10, ge=1)
     top_k_edges: int = Field(10, ge=0)

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from graphgate.errors import InputError
+from graphgate.core.errors import InputError
 
 # More chunks than this is no longer retrieval: it is reading the corpus.
 MAX_TOP_K = 100

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from graphgate.errors import ConfigError
+from graphgate.core.errors import ConfigError
 
 
 def load_spacy(model: str, purpose: str, disable: Sequence[str] = ()) -> Any:

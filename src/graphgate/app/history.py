@@ -12,12 +12,12 @@ from typing import Any
 
 from typing_extensions import TypedDict
 
-from graphgate.config import GateSettings
-from graphgate.errors import NotFoundError
+from graphgate.core.config import GateSettings
+from graphgate.core.errors import NotFoundError
+from graphgate.core.runs import Run, RunRegistry
 from graphgate.evaluate.harness import RESULTS, SUMMARY
 from graphgate.evaluate.records import EvalRecord, parse_record, parse_summary
 from graphgate.gates.runner import baseline_id, stored_gates
-from graphgate.runs import Run, RunRegistry
 
 _RUN_ID = re.compile(r"^\d{8}-\d{9}-[0-9a-f]{6}$")
 _EVAL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -26,6 +26,8 @@ _EVAL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 class RunOverview(TypedDict):
     run_id: str
     status: str
+    pipeline: str | None
+    seconds: float | None
     verdict: str | None
     current: bool
     baseline: bool
@@ -72,19 +74,21 @@ def runs_overview(registry: RunRegistry) -> list[RunOverview]:
     out: list[RunOverview] = []
     for run in registry.list():
         manifest = run.manifest()
-        changes = manifest.get("changes") or {}
+        changes = manifest.changes or {}
         out.append(
             {
                 "run_id": run.run_id,
                 "status": registry.state(run),
+                "pipeline": manifest.pipeline,
+                "seconds": manifest.seconds,
                 "verdict": (stored_gates(run) or {}).get("verdict"),
                 "current": run.run_id == current,
                 "baseline": run.run_id == baseline,
-                "started_at": manifest.get("started_at"),
-                "origin": manifest.get("origin"),
-                "parent_run": manifest.get("parent_run"),
+                "started_at": manifest.started_at,
+                "origin": manifest.origin,
+                "parent_run": manifest.parent_run,
                 "changes": {k: len(v) if isinstance(v, list) else v for k, v in changes.items()},
-                "counts": manifest.get("counts") or {},
+                "counts": manifest.counts,
             }
         )
     return out
