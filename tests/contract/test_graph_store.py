@@ -1,8 +1,10 @@
 """The GraphStore contract: what every backend must answer, and how.
 
-Run against each backend on the same small index: the embedded LadybugDB store, and the
-same run's tables written to a graph on a real FalkorDB server (``falkordb_url``). Retrieval is
-typed against this protocol only.
+Run against each backend on the same small index, each opened by its own StoreBackend: the
+embedded LadybugDB store, the same run's tables written to a graph on a real FalkorDB server
+(``falkordb_url``), and a toy in-memory backend defined in a test module (toy_backend.py).
+Retrieval is typed against this protocol only. The write side's contract is in
+test_store_backends.py.
 """
 
 from __future__ import annotations
@@ -11,32 +13,42 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from graphgate import Workspace
-from graphgate.core.config import StoreSettings
-from graphgate.core.runs import RunRegistry
+from graphgate.core.config import Settings
+from graphgate.core.errors import GraphgateError
+from graphgate.core.manifest import StoreRecord
+from graphgate.core.runs import Run, RunRegistry
 from graphgate.core.text import normalise_name
-from graphgate.store.base import STORE_ARTIFACTS, GraphStore
-from graphgate.store.embedded import open_embedded_store
+from graphgate.store.base import STORE_ARTIFACTS, GraphStore, nothing_built_ahead
+from graphgate.store.embedded_backend import EmbeddedBackend
+from graphgate.store.falkordb_backend import FalkorDBBackend
+from tests.contract.toy_backend import ToyBackend, ToyGraphStore
+
+
+def _tables(run: Run) -> dict[str, pa.Table]:
+    return {name: run.read_artifact(name) for name in STORE_ARTIFACTS if run.has_artifact(name)}
 
 
 def _embedded(ws_path: Path, request: pytest.FixtureRequest) -> GraphStore:
-    return open_embedded_store(RunRegistry(ws_path).current(), exact_below=20_000)
+    """The run's own store, as its backend opens it."""
+    run = RunRegistry(ws_path).current()
+    return EmbeddedBackend().open(run, StoreRecord(backend="embedded"), Settings())
 
 
 def _falkordb(ws_path: Path, request: pytest.FixtureRequest, keywords: str = "bm25") -> GraphStore:
-    from graphgate.store.falkordb_client import FalkorDBServer
-    from graphgate.store.falkordb_store import FalkorDBGraphStore
-    from graphgate.store.falkordb_write import write_falkordb_graph
-
-    settings = StoreSettings(backend="falkordb", url=request.getfixturevalue("falkordb_url"))
+    """The same run's tables written to a graph on a real FalkorDB server by its backend."""
+    settings = Settings(
+        store={"backend": "falkordb", "url": request.getfixturevalue("falkordb_url"),
+               "keyword_search": keywords}
+    )  # fmt: skip
     run = RunRegistry(ws_path).current()
-    tables = {name: run.read_artifact(name) for name in STORE_ARTIFACTS if run.has_artifact(name)}
-    server = FalkorDBServer(settings)
-    graph = f"contract-{request.node.name}"
-    write_falkordb_graph(server, graph, tables)
-    return FalkorDBGraphStore(server, graph, 384, keywords)
+    record = StoreRecord(backend="falkordb", graph=f"contract-{request.node.name}")
+    backend = FalkorDBBackend()
+    backend.write(run, record, settings, _tables(run), None, nothing_built_ahead)
+    return backend.open(run, record, settings)
 
 
 def _falkordb_fulltext(ws_path: Path, request: pytest.FixtureRequest) -> GraphStore:
@@ -44,10 +56,20 @@ def _falkordb_fulltext(ws_path: Path, request: pytest.FixtureRequest) -> GraphSt
     return _falkordb(ws_path, request, "server")
 
 
+def _toy(ws_path: Path, request: pytest.FixtureRequest) -> GraphStore:
+    """A backend registered from a test module (tests/contract/toy_backend.py)."""
+    run = RunRegistry(ws_path).current()
+    backend, settings = ToyBackend(), Settings()
+    record = backend.place(run, settings, None)
+    backend.write(run, record, settings, _tables(run), None, nothing_built_ahead)
+    return backend.open(run, record, settings)
+
+
 BACKENDS: dict[str, Callable[[Path, pytest.FixtureRequest], GraphStore]] = {
     "embedded": _embedded,
     "falkordb": _falkordb,
     "falkordb-fulltext": _falkordb_fulltext,
+    "toy": _toy,
 }
 
 
@@ -172,6 +194,11 @@ def test_vector_and_text_search_return_known_ids(store: GraphStore, embedder: ob
 
 
 def test_cypher_reads_and_refuses_writes(store: GraphStore) -> None:
+    assert store.counts()["Entity"] == len(store.entities())
+    if isinstance(store, ToyGraphStore):  # a store without Cypher says so, by name
+        with pytest.raises(GraphgateError, match="answers no Cypher"):
+            store.cypher("MATCH (e:Entity) RETURN count(e) AS n")
+        return
     rows = store.cypher("MATCH (e:Entity) RETURN count(e) AS n").to_pylist()
     assert rows == [{"n": len(store.entities())}]
     with pytest.raises(Exception):  # noqa: B017 - each backend refuses in its own words
@@ -190,5 +217,5 @@ def test_query_syntax_in_user_text_is_only_words(store: GraphStore) -> None:
 
 def test_the_store_says_where_it_lives(store: GraphStore) -> None:
     described = store.describe()
-    assert described["backend"] in {"embedded", "falkordb"}
+    assert described["backend"] in {"embedded", "falkordb", "toy"}
     assert all(isinstance(v, str) and v for v in described.values())

@@ -13,6 +13,7 @@ from graphgate.core.modes import LLM_MODES
 from graphgate.core.types import Community, from_table
 from graphgate.index.communities import stability, undirected_edges
 from graphgate.query.hybrid import HybridRetriever
+from graphgate.query.question import read_question
 
 
 def test_communities_and_reports_are_in_the_store(demo_workspace: Workspace) -> None:
@@ -103,7 +104,6 @@ def test_graph_mode_never_embeds(
         raise AssertionError("graph mode must not use vectors")
 
     retriever = demo_workspace.retriever("graph")
-    monkeypatch.setattr(demo_workspace.loaded(), "embed_question", refuse)
     monkeypatch.setattr(demo_workspace.loaded().embedder, "embed", refuse)
     result = retriever.retrieve("Who is Bob Cratchit's employer?")
     assert result.mode == "graph" and result.chunks and result.entities
@@ -139,5 +139,6 @@ def test_hybrid_follows_entity_pages(tmp_path: Path) -> None:
         alice = [c.id for c in store.chunks() if c.doc_id == "alice"]
         links = hybrid.linked_pages(alice)
         assert [store.chunk(c).doc_id for c in links] == ["acme"]
-        result = hybrid.retrieve("Where is the company that Alice Smith founded based?", 2)
+        asked = read_question("Where is the company that Alice Smith founded based?", ws.loaded())
+        result = hybrid.retrieve(asked, 2)
         assert [c.doc_id for c in result.chunks] == ["alice", "acme"]

@@ -33,7 +33,9 @@ def healthy(
 ) -> tuple[Workspace, GateContext, GatesReport]:
     gold = tmp_path / "gold.jsonl"
     gold.write_text("\n".join(json.dumps(g) for g in GOLD))
-    small_workspace.index(small_workspace.runs.current().manifest().to_json()["corpus"], gold_triples=gold)
+    small_workspace.index(
+        small_workspace.runs.current().manifest().to_json()["corpus"], gold_triples=gold
+    )
     run = small_workspace.runs.current()
     ctx = load_context(run, small_workspace.settings.gates)
     return small_workspace, ctx, small_workspace.gates()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from graphgate import Workspace
 from graphgate.query.local import LocalRetriever
+from graphgate.query.question import read_question
 
 
 def _retriever(ws: Workspace) -> LocalRetriever:
@@ -22,7 +23,7 @@ def test_names_link_the_longest_capitalised_match(small_workspace: Workspace) ->
 def test_linked_entities_are_the_only_seeds(small_workspace: Workspace) -> None:
     retriever = _retriever(small_workspace)
     question = "Who employs Bob Cratchit?"
-    seeds = retriever.seeds(question, small_workspace.loaded().embed_question(question))
+    seeds = retriever.seeds(read_question(question, small_workspace.loaded()))
     assert [small_workspace.loaded().store.entity(e).name for e in seeds] == ["Bob Cratchit"]
 
 
@@ -30,5 +31,5 @@ def test_seeds_fall_back_to_vectors_and_keywords(small_workspace: Workspace) -> 
     retriever = _retriever(small_workspace)
     question = "who is the youngest son in the family"
     assert small_workspace.loaded().linker.link(question) == []  # no names; concepts are off
-    seeds = retriever.seeds(question, small_workspace.loaded().embed_question(question))
+    seeds = retriever.seeds(read_question(question, small_workspace.loaded()))
     assert seeds and all(0 < w < 1.0 for w in seeds.values())

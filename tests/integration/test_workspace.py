@@ -120,8 +120,10 @@ def test_a_failed_run_leaves_the_previous_index_answering(
     with pytest.raises(KeyboardInterrupt):
         small_workspace.index(small_corpus, full=True)  # full: extract, not reuse the cache
     assert small_workspace.runs.current_id() == before
-    failed = [r for r in small_workspace.list_runs() if r.manifest().to_json()["status"] == "failed"]
-    assert len(failed) == 1 and "KeyboardInterrupt" in failed[0].manifest().to_json()["error"]
+    failed = [
+        r for r in small_workspace.list_runs() if r.manifest().to_json()["status"] == "failed"
+    ]
+    assert len(failed) == 1 and "KeyboardInterrupt" in str(failed[0].manifest().error)
     assert small_workspace.query("Who is Fred?", mode="local").answer == answer_before
 
 

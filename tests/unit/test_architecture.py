@@ -133,3 +133,61 @@ def test_query_uses_the_store_protocol_not_a_backend() -> None:
             ):
                 imported.add(str(node.module))
     assert imported == {"graphgate.store.base"}
+
+
+# What reads a question's text: in query/, only the Question constructor calls these.
+_ANALYSERS = {"names_in", "question_time", "time_of", "kind_of", "content_word_set"}
+# The linker's reading of a question (spaCy), and embedding one.
+_INDEX_READINGS = {"link", "mentions", "embed"}
+
+
+def _callee(node: ast.Call) -> str:
+    func = node.func
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+
+
+def _mentions_question(node: ast.Call) -> bool:
+    """Whether a call's arguments are the question (a name or attribute called question,
+    or a question's text)."""
+    for arg in ast.walk(ast.Module(body=[ast.Expr(a) for a in node.args], type_ignores=[])):
+        if isinstance(arg, ast.Name) and "question" in arg.id:
+            return True
+        if isinstance(arg, ast.Attribute) and "question" in arg.attr:
+            return True
+    return False
+
+
+def question_readings(folder: Path) -> list[str]:
+    """Calls in ``folder`` that analyse a question's text outside question.py (and the
+    linker's own implementation in linking.py)."""
+    found: list[str] = []
+    for file in sorted(folder.glob("*.py")):
+        if file.name == "question.py":
+            continue
+        for node in ast.walk(ast.parse(file.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            name = _callee(node)
+            if file.name == "linking.py":
+                continue  # the linker's own reading, which only question.py calls
+            if name in _INDEX_READINGS or (
+                name in _ANALYSERS and (name != "content_word_set" or _mentions_question(node))
+            ):
+                found.append(f"{file.name}:{node.lineno} {name}")
+    return found
+
+
+def test_query_reads_the_question_once() -> None:
+    """Retrievers, the time and conflict steps and the answerers take a Question: none of
+    them scans the question's text again (query/question.py is the one that does)."""
+    assert question_readings(SRC / "query") == []
+
+
+def test_a_second_reading_would_be_found(tmp_path: Path) -> None:
+    (tmp_path / "mode.py").write_text(
+        "def retrieve(self, question):\n"
+        "    words = content_word_set(question.text)\n"
+        "    links = self.index.linker.link(question.text)\n"
+        "    spans = content_word_set(sentence)\n"
+    )
+    assert question_readings(tmp_path) == ["mode.py:2 content_word_set", "mode.py:3 link"]

@@ -39,7 +39,10 @@ def test_artifacts_round_trip_and_missing_ones_name_the_fix(tmp_path: Path) -> N
     with pytest.raises(IndexMissingError, match="re-run the stage"):
         run.read_artifact("absent")
     run.update_manifest(status="complete", counts={"x": 1})
-    assert run.manifest().to_json()["counts"] == {"x": 1} and run.manifest().to_json()["status"] == "complete"
+    assert (
+        run.manifest().to_json()["counts"] == {"x": 1}
+        and run.manifest().to_json()["status"] == "complete"
+    )
 
 
 def test_the_manifest_is_typed_validated_and_written_by_one_writer(tmp_path: Path) -> None:

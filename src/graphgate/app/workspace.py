@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from graphgate.app.background import BackgroundWork
+from graphgate.app.evaluation import evaluate_current_run
 from graphgate.app.parts import WorkspaceParts
 from graphgate.app.status import Status, workspace_status
 from graphgate.app.workspace_lock import WorkspaceWriteLock, WriterInfo
@@ -18,7 +19,7 @@ from graphgate.core.config import Settings
 from graphgate.core.config_sources import load_settings, setting_sources
 from graphgate.core.errors import ConfigError, ExtractionFailedError, GraphgateError, RunStateError
 from graphgate.core.inputs import check_question, check_top_k
-from graphgate.core.modes import QUERY_MODES, parse_modes
+from graphgate.core.modes import QUERY_MODES
 from graphgate.core.runs import COMPLETE, INTERRUPTED, RUNNING, Run, RunRegistry
 from graphgate.core.types import Document, from_table
 from graphgate.embed import Embedder
@@ -347,47 +348,7 @@ class Workspace:
     ) -> EvalOutcome:
         """Evaluate the current run's retrieval and answers; the summary is also stored with the
         run, where the Gen gate reads it."""
-        from graphgate.evaluate.evidence import IndexEvidence
-        from graphgate.evaluate.gold import IndexGoldContext
-        from graphgate.evaluate.predicates import PredicateMatcher
-        from graphgate.evaluate.run import check_graph, run_evaluation, write_summary
-
-        chosen = parse_modes(modes)
-        loaded = self.loaded()  # raises when there is no index, or on an embedding mismatch
-        store = loaded.store
-        check_graph(chosen, loaded.run.run_id, len(store.entities()), len(store.relationships()))
-        # One loaded run for every mode; unknown modes fail before a case.
-        retrievers = {m: self.retriever(m, loaded) for m in chosen}
-        generator, judge = self.answerer(), self.judge()
-        with contextlib.ExitStack() as stack:
-            spent = (
-                stack.enter_context(self.llm_client().scope())
-                if self.parts.uses_llm_for_answers()
-                else None
-            )
-            outcome = run_evaluation(
-                Path(testset),
-                retrievers,
-                generator,
-                judge,
-                self.settings.eval,
-                IndexGoldContext(loaded),
-                loaded.run.run_id,
-                Path(out_dir),
-                seed=self.settings.seed,
-                resume=resume,
-                progress=progress,
-                predicates=PredicateMatcher(
-                    self.settings.extract.spacy_model, self.settings.eval.predicate_synonyms
-                ),
-                evidence=IndexEvidence(loaded),
-                max_question_chars=self.settings.query.max_question_chars,
-            )
-        outcome.summary["llm"] = spent.as_dict() if spent is not None else None
-        outcome.summary["settings"] = self.settings.public_dump()
-        outcome.summary["settings_sources"] = self.setting_sources
-        write_summary(outcome, loaded.run)
-        return outcome
+        return evaluate_current_run(self, testset, modes, out_dir, resume, progress)
 
     def set_baseline(self, run_id: str) -> None:
         with self._writing("set the baseline"):  # a prune under way keeps the new baseline

@@ -12,6 +12,7 @@ from graphgate.cli import engine as engine_commands
 from graphgate.cli import evaluation as evaluation_commands
 from graphgate.cli import gates as gate_commands
 from graphgate.cli import serving as serving_commands
+from graphgate.cli import settings as settings_commands
 from graphgate.cli.common import report_error
 from graphgate.core.errors import GraphgateError
 
@@ -32,6 +33,7 @@ def build_app() -> typer.Typer:
     gate_commands.register(app)
     serving_commands.register(app)
     cypher_commands.register(app)
+    settings_commands.register(app)
     return app
 
 

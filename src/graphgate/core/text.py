@@ -38,7 +38,7 @@ _PUNCT = re.compile(r"[^\w\s]|_")
 
 def normalise_name(name: str) -> str:
     """Blocking key: accents, case, punctuation, possessives, leading article, corporate suffix."""
-    if name.isascii():  # most names: nothing to decompose (the same result, 3x faster)
+    if name.isascii():  # most names: nothing to decompose (the same result, sooner)
         text = name.casefold()
     else:
         text = unicodedata.normalize("NFKD", name)

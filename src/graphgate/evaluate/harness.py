@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from graphgate.core.config import EvalSettings
-from graphgate.core.dates import question_time
 from graphgate.core.errors import InputError
 from graphgate.evaluate.judge import Judge
 from graphgate.evaluate.metrics import (
@@ -29,7 +28,6 @@ from graphgate.evaluate.records import EvalRecord, parse_record
 from graphgate.evaluate.testset import TestCase
 from graphgate.query.base import Answer, RetrievalResult, Retriever
 from graphgate.query.conflicts import ConflictRetriever
-from graphgate.query.temporal import TemporalRetriever
 
 RESULTS = "results.jsonl"
 SUMMARY = "summary.json"
@@ -99,11 +97,12 @@ class EvalHarness:
     def evaluate(self, case: TestCase, mode: str) -> EvalRecord:
         started = time.perf_counter()
         retriever = self.retrievers[mode]
-        if isinstance(retriever, ConflictRetriever | TemporalRetriever):
+        if isinstance(retriever, ConflictRetriever):
             # The time the question itself names is the more precise ("from 2004 to 2005" over
             # a case's as_of of 2004); the case's as_of serves questions that name none.
-            as_of = None if question_time(case.question) is not None else case.as_of
-            result = retriever.retrieve(case.question, self.settings.top_k, as_of=as_of)
+            result = retriever.retrieve(
+                case.question, self.settings.top_k, default_as_of=case.as_of
+            )
         else:
             result = retriever.retrieve(case.question, self.settings.top_k)
         retrieved_at = time.perf_counter()

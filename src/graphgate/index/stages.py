@@ -362,7 +362,7 @@ def summarize_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutp
 def embed_communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
     """A report's vector: with ``embed.community_vectors = "claims"`` (default) the mean of the
     vectors of the chunks its claims rest on (already embedded: no model call), else its title
-    and first claims embedded (``"embed"``; 8.5 s of a 60 s HotpotQA index)."""
+    and first claims embedded (``"embed"``, a model call per report: README, Measured)."""
     reports = from_table(tables["community_reports"], CommunityReport)
     if ctx.settings.embed.community_vectors == "embed":
         texts = [f"{r.title}. {r.summary}" for r in reports]

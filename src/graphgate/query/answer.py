@@ -10,6 +10,7 @@ from graphgate.core.dates import TimeSpan
 from graphgate.core.text import content_word_set, sentence_spans
 from graphgate.core.types import COOCCURS
 from graphgate.query.base import Answer, Citation, RetrievalResult
+from graphgate.query.question import plain_question
 from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
 
 
@@ -66,7 +67,7 @@ class ExtractiveAnswerer:
         if answered_by_rows(result):
             return rows_answer(result, run_id)
         sentences = self._sentences(result)
-        question_words = content_word_set(result.question)
+        question_words = (result.parsed or plain_question(result.question)).words
         frequency = Counter(w for s in sentences for w in content_word_set(s.text))
         entity_names = [e.name.lower() for e in result.entities[:10]]
         scored: list[tuple[float, int, _Sentence]] = []

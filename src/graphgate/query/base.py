@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from graphgate.core.dates import TimeSpan
+from graphgate.query.question import Question
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,9 @@ class RetrievalResult:
     # Hybrid with a model: "cypher" (answered by a graph query), "cypher->hybrid" (the query
     # found nothing), or "hybrid" (not a counting or listing question); None otherwise.
     route: str | None = None
+    # The question as query/ read it (the answerer's words and kind); None from a retriever
+    # outside graphgate, whose results carry the text only.
+    parsed: Question | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -178,8 +182,17 @@ def _time_dict(span: TimeSpan) -> dict[str, str | None]:
 
 
 class Retriever(Protocol):
-    """Question in, retrieved context out; external pipelines implement the same shape."""
+    """Question in, retrieved context out; external pipelines implement the same shape (the
+    evaluation harness gives them the text)."""
 
     mode: str
 
     def retrieve(self, question: str, top_k: int | None = None) -> RetrievalResult: ...
+
+
+class ModeRetriever(Protocol):
+    """One query mode's retrieval, from the question already read (query/question.py)."""
+
+    mode: str
+
+    def retrieve(self, question: Question, top_k: int | None = None) -> RetrievalResult: ...

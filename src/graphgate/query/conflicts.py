@@ -9,6 +9,8 @@ from dataclasses import replace
 from graphgate.core.text import content_word_set
 from graphgate.core.types import Conflict
 from graphgate.query.base import ConflictSide, RetrievalResult, RetrievedConflict
+from graphgate.query.loaded import LoadedIndex
+from graphgate.query.question import Question, read_question
 from graphgate.query.temporal import TemporalRetriever
 from graphgate.query.vector import chunk_hit
 from graphgate.store.base import GraphStore
@@ -23,12 +25,14 @@ _ASKED_BY = {
 }
 
 
-def asked_about(conflict: Conflict, question_words: set[str]) -> bool:
+def asked_about(conflict: Conflict, question_words: frozenset[str]) -> bool:
     words = _ASKED_BY.get(conflict.about) or content_word_set(conflict.about.replace("_", " "))
     return not words.isdisjoint(question_words)
 
 
-def surface_conflicts(result: RetrievalResult, store: GraphStore) -> RetrievalResult:
+def surface_conflicts(
+    result: RetrievalResult, store: GraphStore, question: Question
+) -> RetrievalResult:
     """The conflicts about a retrieved entity, on what the question asks, of which a retrieved
     passage states one side; the other side's passage is added when missing."""
     conflicts = store.conflicts()
@@ -36,7 +40,7 @@ def surface_conflicts(result: RetrievalResult, store: GraphStore) -> RetrievalRe
         return result
     entities = {e.id for e in result.entities}
     chunk_ids = {c.id for c in result.chunks}
-    words = content_word_set(result.question)
+    words = question.words
     found: list[RetrievedConflict] = []
     chunks = list(result.chunks)
     for c in conflicts:
@@ -61,14 +65,30 @@ def surface_conflicts(result: RetrievalResult, store: GraphStore) -> RetrievalRe
 
 
 class ConflictRetriever:
-    """A time-aware retriever whose results carry the conflicts they touch."""
+    """A query mode's whole retrieval: the question read once (query/question.py), retrieved
+    at the time it asks about, the result carrying the conflicts it touches and the question
+    as read (for the answerer)."""
 
-    def __init__(self, inner: TemporalRetriever, store: GraphStore) -> None:
+    def __init__(self, inner: TemporalRetriever, index: LoadedIndex) -> None:
         self.inner = inner
         self.mode = inner.mode
-        self.store = store
+        self.index = index
+
+    def read(
+        self, question: str, as_of: str | None = None, default_as_of: str | None = None
+    ) -> Question:
+        """``as_of`` overrides the time the question names; ``default_as_of`` serves only a
+        question that names none."""
+        return read_question(question, self.index, as_of, default_as_of)
 
     def retrieve(
-        self, question: str, top_k: int | None = None, as_of: str | None = None
+        self,
+        question: str | Question,
+        top_k: int | None = None,
+        as_of: str | None = None,
+        default_as_of: str | None = None,
     ) -> RetrievalResult:
-        return surface_conflicts(self.inner.retrieve(question, top_k, as_of), self.store)
+        if isinstance(question, str):
+            question = self.read(question, as_of, default_as_of)
+        found = surface_conflicts(self.inner.retrieve(question, top_k), self.index.store, question)
+        return replace(found, parsed=question)

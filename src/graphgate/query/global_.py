@@ -18,6 +18,7 @@ from graphgate.core.text import content_word_set
 from graphgate.core.types import CommunityReport, claims_from_json
 from graphgate.query.base import CommunityPoint, RetrievalResult, RetrievedCommunity
 from graphgate.query.loaded import LoadedIndex
+from graphgate.query.question import Question
 from graphgate.query.vector import chunk_hit, retrieved_entity
 from graphgate.store.base import GraphStore
 
@@ -46,7 +47,7 @@ class GlobalRetriever:
         self.settings = settings
 
     def _relevance(
-        self, question: str, vector: npt.NDArray[np.float32], level: int
+        self, question: Question, vector: npt.NDArray[np.float32], level: int
     ) -> dict[str, float]:
         store = self.index.store
         reports = store.reports()
@@ -55,7 +56,7 @@ class GlobalRetriever:
             for cid, score in store.vector_search("community", vector, len(reports)):
                 if cid in scores:
                     scores[cid] += score
-        hits = store.text_search("community", question, len(reports))
+        hits = store.text_search("community", question.text, len(reports))
         top = max((s for c, s in hits if c in scores), default=0.0) or 1.0
         for cid, score in hits:
             if cid in scores:
@@ -63,17 +64,17 @@ class GlobalRetriever:
         # A report's importance (0-10) counts a little, so broad questions reach central themes.
         return {cid: v + _RATING_WEIGHT * store.report(cid).rating for cid, v in scores.items()}
 
-    def retrieve(self, question: str, top_k: int | None = None) -> RetrievalResult:
+    def retrieve(self, question: Question, top_k: int | None = None) -> RetrievalResult:
         s = self.settings
         idx = self.index
         t0 = time.perf_counter()
-        vector = idx.embed_question(question)
+        vector = question.vector
         t1 = time.perf_counter()
         store = idx.store
         level = choose_level(store.reports(), s.global_budget, s.global_level)
         relevance = self._relevance(question, vector, level)
         ranked = sorted(relevance.items(), key=lambda kv: (-kv[1], kv[0]))[: s.global_communities]
-        words = content_word_set(question)
+        words = question.words
         communities: list[RetrievedCommunity] = []
         for cid, score in ranked:
             report = store.report(cid)
@@ -112,7 +113,7 @@ class GlobalRetriever:
         entities = [retrieved_entity(store.entity(e), 1.0) for e in entity_ids[: s.top_k_entities]]
         t3 = time.perf_counter()
         return RetrievalResult(
-            question,
+            question.text,
             self.mode,
             chunks,
             entities,

@@ -12,19 +12,14 @@ simply get the fused ranking. The nearest community reports come as context.
 
 from __future__ import annotations
 
-import re
 import time
 
 from graphgate.core.config import QuerySettings
-from graphgate.core.text import names_in
 from graphgate.query.base import RetrievalResult, RetrievedChunk, RetrievedCommunity
-from graphgate.query.linking import EntityLink
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.local import LocalRetriever
+from graphgate.query.question import Question
 from graphgate.query.vector import chunk_hit
-
-# Longest document title looked up in a question, in words (HotpotQA titles have up to ~8).
-_MAX_TITLE_WORDS = 8
 
 # Links that name an entity (not a concept, not a paraphrase): their pages are named pages.
 _NAMING_LINKS = {"name", "mention", "fuzzy"}
@@ -65,13 +60,13 @@ class HybridRetriever:
                             out.append(first)
         return out
 
-    def named_pages(self, question: str, links: list[EntityLink]) -> list[str]:
+    def named_pages(self, question: Question) -> list[str]:
         """First chunks of the pages the question names: documents whose title it contains
         (longest first), then the pages of the entities it names, even misspelt ("Which is
         older, X or Y?" names both pages)."""
         store = self.index.store
-        docs = names_in(question, store.entity_pages, _MAX_TITLE_WORDS)
-        for eid in (link.entity_id for link in links if link.kind in _NAMING_LINKS):
+        docs = list(question.titled_pages)
+        for eid in (link.entity_id for link in question.links if link.kind in _NAMING_LINKS):
             entity = store.entity(eid)
             for name in [entity.name, *entity.aliases]:
                 docs += store.entity_pages(name)
@@ -82,12 +77,12 @@ class HybridRetriever:
         self,
         ranked: list[str],
         local: RetrievalResult,
-        links: list[EntityLink],
+        question: Question,
         placed: list[str],
     ) -> list[str]:
         """Local chunks, in local order, that mention an entity the walk reached beyond the
         linked ones (the bridge's passage names the company, not its founder)."""
-        seeds = {link.entity_id for link in links}
+        seeds = {link.entity_id for link in question.links}
         reached = {e.id for e in local.entities} - seeds
         store = self.index.store
         return [
@@ -96,30 +91,12 @@ class HybridRetriever:
             if c not in placed and not reached.isdisjoint(store.entities_in_chunk(c))
         ]
 
-    def named_values(self, question: str) -> list[list[str]]:
-        """Per metadata value the question names verbatim (``query.cover_fields``; longest
-        first, then in the order the question names them), the documents that carry it."""
-        store = self.index.store
-        found: list[tuple[int, list[str]]] = []
-        taken: list[tuple[int, int]] = []
-        values = [
-            (value, docs)
-            for field in self.settings.cover_fields
-            for value, docs in store.documents_by(field).items()
-        ]
-        for value, docs in sorted(values, key=lambda v: -len(v[0])):
-            match = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", question, flags=re.IGNORECASE)
-            if match is None or any(a < match.end() and match.start() < b for a, b in taken):
-                continue
-            taken.append(match.span())
-            found.append((match.start(), docs))
-        return [docs for _, docs in sorted(found, key=lambda f: f[0])]
-
-    def covering(self, question: str, fused: list[str]) -> list[str]:
-        """The best fused chunk from each named value's documents."""
+    def covering(self, question: Question, fused: list[str]) -> list[str]:
+        """The best fused chunk from each metadata value the question names
+        (``query.cover_fields``), from that value's documents."""
         store = self.index.store
         out: list[str] = []
-        for docs in self.named_values(question):
+        for docs in question.values_named(self.settings.cover_fields):
             wanted = set(docs)
             best = next(
                 (c for c in fused if store.chunk(c).doc_id in wanted and c not in out), None
@@ -128,26 +105,25 @@ class HybridRetriever:
                 out.append(best)
         return out
 
-    def retrieve(self, question: str, top_k: int | None = None) -> RetrievalResult:
+    def retrieve(self, question: Question, top_k: int | None = None) -> RetrievalResult:
         s = self.settings
         idx = self.index
         k = top_k or s.top_k_chunks
         t0 = time.perf_counter()
-        vector = idx.embed_question(question)
+        vector = question.vector
         t1 = time.perf_counter()
         depth = max(2 * k, _MIN_FUSION_DEPTH)
-        entity_links = idx.linker.link(question)
-        local = self.local.retrieve_with(question, vector, depth, entity_links)
+        local = self.local.retrieve_with(question, vector, depth)
         ranked = [c.id for c in local.chunks]
         dense = [cid for cid, _ in idx.store.vector_search("chunk", vector, depth)]
-        sparse = [cid for cid, _ in idx.store.text_search("chunk", question, depth)]
+        sparse = [cid for cid, _ in idx.store.text_search("chunk", question.text, depth)]
         fused = [cid for cid, _ in reciprocal_rank_fusion([ranked, dense, sparse], s.rrf_k)]
         links = self.linked_pages(ranked[: s.hybrid_link_sources])[: s.hybrid_links]
         covered = self.covering(question, fused) if s.cover_fields else []
-        pages = self.named_pages(question, entity_links)[: s.hybrid_links]
+        pages = self.named_pages(question)[: s.hybrid_links]
         head = fused[: s.hybrid_head]
         first = [*head, *pages, *links]
-        walked = self.second_hops(ranked, local, entity_links, first)[: s.hybrid_graph_slots]
+        walked = self.second_hops(ranked, local, question, first)[: s.hybrid_graph_slots]
         order = list(dict.fromkeys([*first, *walked, *covered, *fused]))[:k]
         chunks: list[RetrievedChunk] = [
             chunk_hit(idx.store, cid, 1.0 / (rank + 1)) for rank, cid in enumerate(order)
@@ -160,7 +136,7 @@ class HybridRetriever:
                 communities.append(RetrievedCommunity(cid, report.level, report.title, score))
         t3 = time.perf_counter()
         return RetrievalResult(
-            question,
+            question.text,
             self.mode,
             chunks,
             local.entities,

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-import numpy.typing as npt
-
 from graphgate.core.config import QuerySettings
 from graphgate.core.errors import EmbeddingMismatchError
 from graphgate.core.runs import Run
@@ -25,10 +22,6 @@ class LoadedIndex:
     projection: GraphProjection
     linker: EntityLinker
     llm: LLMClient | None = None  # the configured model, for cypher mode; None when offline
-
-    def embed_question(self, question: str) -> npt.NDArray[np.float32]:
-        vector: npt.NDArray[np.float32] = self.embedder.embed([question])[0]
-        return vector
 
     def close(self) -> None:
         self.store.close()

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from graphgate.core.config import QuerySettings
 from graphgate.core.errors import GraphgateError
 from graphgate.core.modes import GRAPH_MODES, check_mode
-from graphgate.query.base import Retriever
+from graphgate.query.base import ModeRetriever
 from graphgate.query.conflicts import ConflictRetriever
 from graphgate.query.global_ import GlobalRetriever
 from graphgate.query.hybrid import HybridRetriever
@@ -17,7 +17,7 @@ from graphgate.query.temporal import TemporalRetriever
 from graphgate.query.text2cypher import CypherRetriever, RoutedRetriever
 from graphgate.query.vector import VectorRetriever
 
-RetrieverFactory = Callable[[LoadedIndex, QuerySettings], Retriever]
+RetrieverFactory = Callable[[LoadedIndex, QuerySettings], ModeRetriever]
 
 RETRIEVERS: dict[str, RetrieverFactory] = {
     "vector": VectorRetriever,
@@ -43,8 +43,8 @@ def build_retriever(mode: str, index: LoadedIndex, settings: QuerySettings) -> C
             f"run {index.run.run_id} has no community reports for global mode",
             "re-index with the graph pipeline (it builds communities and reports)",
         )
-    inner = RETRIEVERS[mode](index, settings)
+    inner: ModeRetriever = RETRIEVERS[mode](index, settings)
     if mode == "hybrid" and index.llm is not None and settings.hybrid_route_cypher:
         inner = RoutedRetriever(CypherRetriever(index, settings), inner)
     timed = TemporalRetriever(inner, settings.top_k_chunks, settings.temporal)
-    return ConflictRetriever(timed, index.store)
+    return ConflictRetriever(timed, index)

