@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from graphgate import Workspace
+from graphgate.app.history import runs_overview
 from graphgate.cli import build_app
 from tests.conftest import DEMO_CORPUS
 from tests.processes import alive, children
@@ -75,3 +76,14 @@ def test_runs_keep_prunes_old_runs_but_never_current_or_baseline(
         third = workspace.index(small_corpus).run_id
         kept = {r.run_id for r in workspace.list_runs()}
     assert kept == {first, third} and second not in kept
+
+
+def test_a_run_whose_manifest_is_not_one_is_listed_interrupted_and_pruned(
+    small_workspace: Workspace,
+) -> None:
+    broken = small_workspace.runs.create()
+    broken.manifest_path.write_text('{"run_id": "x", "status": ')  # cut short by a full disk
+    runs = runs_overview(small_workspace.runs)
+    assert {r["run_id"]: r["status"] for r in runs}[broken.run_id] == "interrupted"
+    assert broken.run_id in small_workspace.prune_runs()
+    assert not broken.path.exists() and small_workspace.status().healthy

@@ -13,8 +13,9 @@ from typing import Any
 from typing_extensions import TypedDict
 
 from graphgate.core.config import GateSettings
-from graphgate.core.errors import NotFoundError
-from graphgate.core.runs import Run, RunRegistry
+from graphgate.core.errors import GraphgateError, NotFoundError
+from graphgate.core.manifest import RunManifest
+from graphgate.core.runs import INTERRUPTED, Run, RunRegistry
 from graphgate.evaluate.harness import RESULTS, SUMMARY
 from graphgate.evaluate.records import EvalRecord, parse_record, parse_summary
 from graphgate.gates.runner import baseline_id, stored_gates
@@ -73,7 +74,10 @@ def runs_overview(registry: RunRegistry) -> list[RunOverview]:
     current, baseline = registry.current_id(), baseline_id(registry)
     out: list[RunOverview] = []
     for run in registry.list():
-        manifest = run.manifest()
+        try:
+            manifest = run.manifest()
+        except GraphgateError:  # listed as what it is to the registry: interrupted, prunable
+            manifest = RunManifest(run_id=run.run_id, status=INTERRUPTED)
         changes = manifest.changes or {}
         out.append(
             {

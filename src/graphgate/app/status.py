@@ -64,7 +64,9 @@ def workspace_status(
         current_run=run_id,
         pipeline=manifest.pipeline,
         counts=counts,
-        embedding=manifest.embedding.model_dump() if manifest.embedding else {},
+        embedding=dict(sorted(manifest.embedding.model_dump().items()))
+        if manifest.embedding
+        else {},
         healthy=not problems,
         problems=problems,
         runs=n_runs,

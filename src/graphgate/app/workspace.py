@@ -50,7 +50,7 @@ from graphgate.query.cypher import CypherResult, run_read_query
 from graphgate.query.loaded import LoadedIndex, check_embedding, open_index
 from graphgate.query.modes import build_retriever
 from graphgate.store.base import GraphStore
-from graphgate.store.registry import StoreBackends, default_backends, record_of
+from graphgate.store.registry import StoreBackends, default_backends, readable_record
 
 MODES = tuple(QUERY_MODES)
 StoreOpener = Callable[[Run, Settings], GraphStore]
@@ -364,10 +364,11 @@ class Workspace:
         """Remove interrupted and failed runs and complete ones beyond ``runs.keep``."""
         with self._writing("prune runs"):
             protected = {r for r in (self.runs.current_id(), gating.baseline_id(self.runs)) if r}
-            stores = {r.run_id: record_of(r) for r in self.runs.list()}
+            stores = {r.run_id: readable_record(r) for r in self.runs.list()}
             removed = self.runs.prune(self.settings.runs.keep, protected)
             # Their manifests went with their folders; the server graphs they named go too.
-            self.stores.prune(self.runs, self.settings, [stores[r] for r in removed])
+            gone = [record for r in removed if (record := stores[r]) is not None]
+            self.stores.prune(self.runs, self.settings, gone)
             return removed
 
     def _previous_documents(self) -> dict[str, Document]:

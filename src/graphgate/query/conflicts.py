@@ -88,6 +88,8 @@ class ConflictRetriever:
         as_of: str | None = None,
         default_as_of: str | None = None,
     ) -> RetrievalResult:
+        """``question`` as text is read here (``as_of``, ``default_as_of`` as in :meth:`read`);
+        a :class:`Question` already read carries its time."""
         if isinstance(question, str):
             question = self.read(question, as_of, default_as_of)
         found = surface_conflicts(self.inner.retrieve(question, top_k), self.index.store, question)

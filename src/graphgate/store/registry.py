@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from graphgate.core.config import Settings
-from graphgate.core.errors import ConfigError, StoreUnavailableError
+from graphgate.core.errors import ConfigError, GraphgateError, StoreUnavailableError
 from graphgate.core.manifest import StoreRecord
 from graphgate.core.runs import COMPLETE, RUNNING, Run, RunRegistry
 from graphgate.store.base import (
@@ -90,8 +90,8 @@ class StoreBackends:
         drop: list[StoreRecord] = []
         kept = 0
         for run in reversed(registry.list()):
-            record = record_of(run)
-            if not self._external(record.backend):
+            record = readable_record(run)
+            if record is None or not self._external(record.backend):
                 continue
             state = registry.state(run)
             if run.run_id == current or state == RUNNING:
@@ -131,6 +131,15 @@ def default_backends() -> StoreBackends:
 def record_of(run: Run) -> StoreRecord:
     """What the run's manifest says about its store."""
     return run.manifest().store or _UNRECORDED
+
+
+def readable_record(run: Run) -> StoreRecord | None:
+    """The store record, or None when the manifest cannot be read (such a run is pruned as
+    interrupted, and what it wrote elsewhere cannot be known)."""
+    try:
+        return record_of(run)
+    except GraphgateError:
+        return None
 
 
 def complete_parent(run: Run) -> StoreParent | None:
