@@ -42,6 +42,7 @@ def _add(ws: Path, corpus: Path) -> subprocess.Popen[bytes]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_killed_updates_leave_the_previous_run_and_rerun_to_the_same_result(
     small_workspace_path: Path, tmp_path: Path
