@@ -89,11 +89,15 @@ class RunSettings(Section):
 class GateRule(Section):
     """How one metric is judged: hard bounds fail, a move from the baseline warns."""
 
-    direction: Literal["higher", "lower", "info"] = Field(
-        "info", description="Which way is better (info: reported, never judged)."
+    direction: Literal["higher", "lower", "stable", "info"] = Field(
+        "info",
+        description="Which way is better; stable: a move either way from the baseline is "
+        "worse (info: reported, never judged).",
     )
     fail_below: float | None = Field(None, description="FAIL when the value is below this.")
     fail_above: float | None = Field(None, description="FAIL when the value is above this.")
+    warn_below: float | None = Field(None, description="WARN when the value is below this.")
+    warn_above: float | None = Field(None, description="WARN when the value is above this.")
     fail_jump: float | None = Field(
         None,
         description="FAIL when the value moves this much (absolute) in the bad direction from "
@@ -125,14 +129,21 @@ def _default_rules() -> dict[str, GateRule]:
         # The default of extract.max_failed_share: a run over it never becomes current.
         "ie.failed_chunk_share": r(direction="lower", fail_above=0.2),
         "graph.nodes": r(direction="higher", fail_below=1, warn_relative=None),
+        # Per document, so a corpus that grows is compared like for like.
+        "graph.entities_per_document": r(direction="stable", warn_relative=0.03),
         "graph.orphan_rate": r(direction="lower", fail_jump=0.10),
         "graph.duplicate_rate": r(direction="lower", warn_relative=0.25),
+        "graph.near_duplicate_rate": r(direction="lower", warn_relative=0.25),
         "graph.hub_share": r(direction="lower", warn_relative=0.5),
         "graph.components": r(direction="lower", warn_relative=0.25),
         "community.modularity": r(direction="higher"),
         "community.ari_min": r(direction="higher", fail_below=0.5),
         "community.nmi_min": r(direction="higher", fail_below=0.5),
         "community.ari_vs_baseline": r(direction="higher", fail_below=0.5, warn_relative=None),
+        # How far the partition moved from the baseline's beyond what a change of seed moves it.
+        "community.baseline_ari_gap": r(
+            direction="lower", warn_above=0.05, fail_above=0.25, warn_relative=None
+        ),
         "hierarchy.children_not_contained": r(direction="lower", fail_above=0),
         "hierarchy.leakage": r(direction="lower", warn_relative=0.25),
         "hierarchy.depth_spread": r(direction="lower", warn_relative=0.5),
@@ -168,6 +179,14 @@ class GateSettings(Section):
         'type check ({"founded": {"subject": ["PERSON"], "object": ["ORG"]}}).',
     )
     samples: int = Field(5, ge=0, description="Examples a gate shows of what it flagged.")
+    near_duplicate_cosine: float = Field(
+        0.95,
+        ge=0.0,
+        le=1.0,
+        description="The Graph gate counts two entities of one type as likely duplicates when "
+        "their embedded names are this close (beside acronyms, shared aliases and short forms "
+        "in one document).",
+    )
 
     def effective_rules(self) -> dict[str, GateRule]:
         return {**_default_rules(), **self.rules}

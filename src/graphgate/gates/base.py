@@ -50,17 +50,26 @@ def judge_metric(value: float | None, rule: GateRule, baseline: float | None) ->
         return FAIL, f"{value:.4g} < {rule.fail_below:g}"
     if rule.fail_above is not None and value > rule.fail_above:
         return FAIL, f"{value:.4g} > {rule.fail_above:g}"
+    if rule.warn_below is not None and value < rule.warn_below:
+        return WARN, f"{value:.4g} < {rule.warn_below:g}"
+    if rule.warn_above is not None and value > rule.warn_above:
+        return WARN, f"{value:.4g} > {rule.warn_above:g}"
     if baseline is None or rule.direction == "info":
         return PASS, ""
-    worse = baseline - value if rule.direction == "higher" else value - baseline
+    worse = {
+        "higher": baseline - value,
+        "lower": value - baseline,
+        "stable": abs(value - baseline),
+    }[rule.direction]
     if rule.fail_jump is not None and worse > rule.fail_jump:
         return FAIL, f"moved {worse:+.4g} from baseline {baseline:.4g} (limit {rule.fail_jump:g})"
     if rule.warn_relative is not None and worse > 0:
         relative = worse / abs(baseline) if baseline else float("inf")
         if relative > rule.warn_relative:
+            moved = "off" if rule.direction == "stable" else "worse"
             return WARN, (
                 f"{value:.4g} vs baseline {baseline:.4g} "
-                f"({relative:.0%} worse, tolerance {rule.warn_relative:.0%})"
+                f"({relative:.0%} {moved}, tolerance {rule.warn_relative:.0%})"
             )
     return PASS, ""
 

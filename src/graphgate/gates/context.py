@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 from pydantic import ValidationError
 
 from graphgate.core.config import CommunitySettings, GateSettings
@@ -23,6 +25,7 @@ from graphgate.core.types import (
     Entity,
     Relationship,
     from_table,
+    vectors_from_table,
 )
 from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.records import EvalSummary, parse_summary
@@ -54,6 +57,8 @@ class GateContext:
     conflicts: list[Conflict] = field(default_factory=list)
     # Relations compared by meaning for the IE gate's "meaning" scores (None: by spelling).
     predicates: PredicateMatcher | None = None
+    # The embedded entity names (ids, rows), for duplicates by meaning; None when not embedded.
+    name_vectors: tuple[list[str], npt.NDArray[np.float32]] | None = None
 
 
 def read_gold_triples(path: Path) -> list[Triple]:
@@ -90,6 +95,13 @@ def write_gold_triples(path: Path, triples: list[Triple]) -> None:
     path.write_text(
         "".join(json.dumps({"head": h, "relation": r, "tail": t}) + "\n" for h, r, t in triples)
     )
+
+
+def _name_vectors(run: Run) -> tuple[list[str], npt.NDArray[np.float32]] | None:
+    if not run.has_artifact("entity_name_vectors"):
+        return None
+    ids, matrix = vectors_from_table(run.read_artifact("entity_name_vectors"))
+    return (list(ids), matrix) if ids else None
 
 
 def _table(run: Run, name: str, cls: type[Any]) -> list[Any]:
@@ -179,6 +191,7 @@ def load_context(
         run_id=run.run_id,
         extraction=extraction if extracts else None,
         predicates=predicates,
+        name_vectors=_name_vectors(run),
     )
     if baseline is not None:
         ctx.baseline = GateContext(

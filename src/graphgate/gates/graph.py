@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections import Counter
 
 import numpy as np
@@ -12,12 +10,9 @@ from scipy.sparse.csgraph import connected_components
 
 from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext
+from graphgate.gates.duplicates import blocking_key, likely_duplicates
 
-
-def blocking_key(name: str) -> str:
-    """NFKD, ASCII, lower case, punctuation to space: names that should be one entity collide."""
-    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-    return " ".join(re.sub(r"[^\w\s]|_", " ", text).split())
+__all__ = ["GraphGate", "blocking_key"]
 
 
 class GraphGate:
@@ -37,6 +32,7 @@ class GraphGate:
             cols.append(b)
         keys = Counter(blocking_key(e.name) for e in ctx.entities)
         duplicates = sum(count - 1 for count in keys.values() if count > 1)
+        near = likely_duplicates(ctx.entities, ctx.name_vectors, ctx.settings.near_duplicate_cosine)
         total_degree = float(degree.sum())
         components = None
         if n:
@@ -46,8 +42,13 @@ class GraphGate:
             # None for a vector-only run: it has no entities by design.
             "nodes": float(n) if ctx.extraction is not None else None,
             "edges": float(len(ctx.relationships)),
+            "entities_per_document": n / len(ctx.documents)
+            if ctx.documents and ctx.extraction is not None
+            else None,
             "orphan_rate": float((degree == 0).mean()) if n else None,
             "duplicate_rate": duplicates / n if n else None,
+            # Pairs blocking misses (acronyms, aliases, short forms, near name vectors).
+            "near_duplicate_rate": len(near) / n if n else None,
             "degree_median": float(np.median(degree)) if n else None,
             "degree_p95": float(np.percentile(degree, 95)) if n else None,
             "degree_max": float(degree.max()) if n else None,
@@ -61,4 +62,7 @@ class GraphGate:
             hub = ids[int(np.argmax(degree))]
             details["hub"] = next(e.name for e in ctx.entities if e.id == hub)
         details["duplicate_groups"] = [k for k, c in keys.most_common(5) if c > 1]
+        details["near_duplicates"] = [
+            f"{p.names[0]} ~ {p.names[1]} ({p.reason})" for p in near[: ctx.settings.samples]
+        ]
         return GateResult(self.name, metrics, details)

@@ -64,8 +64,30 @@ def evaluate_gates(
         result = gate.measure(ctx)
         results.append(apply_rules(result, rules, (baseline or {}).get(result.gate)))
     report = GatesReport(ctx.run_id, ctx.baseline.run_id if ctx.baseline else None, results)
-    report.notes = _cross_readings(report, baseline)
+    report.notes = _cross_readings(report, baseline) + _causes(report, baseline)
     return report
+
+
+def _causes(report: GatesReport, baseline: dict[str, dict[str, Any]] | None) -> list[str]:
+    """What a flagged metric means for the stage behind it, in words."""
+    notes: list[str] = []
+    graph = next((r for r in report.results if r.gate == "graph"), None)
+    community = next((r for r in report.results if r.gate == "community"), None)
+    if graph is not None and graph.verdicts.get("near_duplicate_rate") in {WARN, FAIL}:
+        before = ((baseline or {}).get("graph") or {}).get("near_duplicate_rate")
+        was = f" (baseline {before:.4f})" if isinstance(before, float) else ""
+        samples = "; ".join(graph.details.get("near_duplicates", [])[:3])
+        notes.append(
+            "entity resolution leaves more likely duplicates apart: near-duplicate rate "
+            f"{graph.metrics['near_duplicate_rate']:.4f}{was}, e.g. {samples}"
+        )
+    if community is not None and community.verdicts.get("baseline_ari_gap") in {WARN, FAIL}:
+        m = community.metrics
+        notes.append(
+            f"the partition moved from the baseline's (ARI {m['ari_vs_baseline']:.3f}) more than "
+            f"a change of seed moves it (ARI {m['ari_min']:.3f}): the graph under it changed"
+        )
+    return notes
 
 
 def _cross_readings(report: GatesReport, baseline: dict[str, dict[str, Any]] | None) -> list[str]:
