@@ -121,7 +121,12 @@ def test_data_gate_lineage_and_changes() -> None:
         1,
         1,
     )
-    assert result.details == {"added": ["d2"], "changed": ["d1"], "removed": ["d3"]}
+    assert result.details == {
+        "added": ["d2"],
+        "changed": ["d1"],
+        "removed": ["d3"],
+        "duplicate_content": [],
+    }
 
 
 def test_chunk_gate_by_hand() -> None:

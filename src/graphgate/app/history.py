@@ -18,6 +18,7 @@ from graphgate.core.manifest import RunManifest
 from graphgate.core.runs import INTERRUPTED, Run, RunRegistry
 from graphgate.evaluate.harness import RESULTS, SUMMARY
 from graphgate.evaluate.records import EvalRecord, parse_record, parse_summary
+from graphgate.gates.bands import Band, history_bands, usable_bands
 from graphgate.gates.runner import baseline_id, stored_gates
 
 _RUN_ID = re.compile(r"^\d{8}-\d{9}-[0-9a-f]{6}$")
@@ -52,6 +53,10 @@ class MetricTrend(TypedDict):
     fail_below: float | None
     fail_above: float | None
     baseline: float | None  # the baseline run's value
+    # The band of the runs comparable with the baseline (gates/bands.py), when enough have it.
+    band_low: float | None
+    band_high: float | None
+    band_runs: int
     points: list[TrendPoint]
 
 
@@ -110,6 +115,10 @@ def gate_trends(registry: RunRegistry, settings: GateSettings) -> list[MetricTre
     rules = settings.effective_rules()
     base = baseline_id(registry)
     measured = [(run.run_id, stored) for run in registry.list() if (stored := stored_gates(run))]
+    bands: dict[str, Band] = {}
+    if base is not None and (registry.runs_dir / base).is_dir():
+        found, _ = history_bands(registry, registry.get(base), None, dict(measured))
+        bands = usable_bands(found, settings.history_min_runs)
     # One point per run for every metric (None where a run lacks it: a metric measured only
     # against a baseline, say), so every chart shares one axis of runs.
     series: dict[tuple[str, str], list[TrendPoint]] = {}
@@ -134,6 +143,7 @@ def gate_trends(registry: RunRegistry, settings: GateSettings) -> list[MetricTre
         if all(p["value"] is None for p in points):
             continue
         rule = rules.get(f"{gate_name}.{metric}")
+        band = bands.get(f"{gate_name}.{metric}")
         trends.append(
             {
                 "gate": gate_name,
@@ -142,6 +152,9 @@ def gate_trends(registry: RunRegistry, settings: GateSettings) -> list[MetricTre
                 "fail_below": rule.fail_below if rule else None,
                 "fail_above": rule.fail_above if rule else None,
                 "baseline": baseline_values.get((gate_name, metric)),
+                "band_low": band.low if band else None,
+                "band_high": band.high if band else None,
+                "band_runs": band.runs if band else 0,
                 "points": points,
             }
         )

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from graphgate.app.background import BackgroundWork
+from graphgate.app.calibration import calibrate_gates
 from graphgate.app.evaluation import evaluate_current_run
 from graphgate.app.parts import WorkspaceParts
 from graphgate.app.status import Status, workspace_status
@@ -244,7 +245,9 @@ class Workspace:
         )
         corpus = Path(manifest.corpus or "")
         pipeline = manifest.pipeline or "graph"
-        return self._build(corpus, documents, pipeline, progress, gold, False, origin, problems)
+        return self._build(
+            corpus, documents, pipeline, progress, gold, False, origin, problems, parent
+        )
 
     def _build(
         self,
@@ -256,9 +259,13 @@ class Workspace:
         full: bool,
         origin: str,
         problems: Sequence[LoadProblem] = (),
+        parent: Run | None = None,
     ) -> IndexReport:
+        """``parent``: the run this one is built on (default: the current run)."""
         self.path.mkdir(parents=True, exist_ok=True)
-        previous = self._previous_documents()
+        if parent is None and self.runs.current_id() is not None:
+            parent = self.runs.current()
+        previous = self._previous_documents(parent)
         run = self.runs.create()
         self.write_lock.started_run(run.run_id)
         if gold is not None:
@@ -267,7 +274,7 @@ class Workspace:
             pipeline=pipeline,
             corpus=str(corpus),
             origin=origin,
-            parent_run=self.runs.current_id(),
+            parent_run=parent.run_id if parent is not None else None,
             full=full,
             seed=self.settings.seed,
             settings=self.settings.public_dump(),
@@ -287,7 +294,7 @@ class Workspace:
             documents,
             self.content_cache(),
             not full,
-            parent=self.runs.current() if self.runs.current_id() is not None else None,
+            parent=parent,
             load_problems=list(problems),
             stores=self.stores,
             summarizer=self.summarizer,
@@ -350,6 +357,14 @@ class Workspace:
         run, where the Gen gate reads it."""
         return evaluate_current_run(self, testset, modes, out_dir, resume, progress)
 
+    def calibrate_gates(
+        self, seeds: int = 3, progress: ProgressFactory = no_progress
+    ) -> tuple[list[str], GatesReport]:
+        """The baseline's documents (else the current run's) indexed again under ``seeds``
+        other seeds with the same settings, so the gates judge by a history band; the current
+        run stays current."""
+        return calibrate_gates(self, seeds, progress)
+
     def set_baseline(self, run_id: str) -> None:
         with self._writing("set the baseline"):  # a prune under way keeps the new baseline
             state = self.runs.state(self.runs.get(run_id))
@@ -371,13 +386,11 @@ class Workspace:
             self.stores.prune(self.runs, self.settings, gone)
             return removed
 
-    def _previous_documents(self) -> dict[str, Document]:
-        if self.runs.current_id() is None:
+    @staticmethod
+    def _previous_documents(parent: Run | None) -> dict[str, Document]:
+        if parent is None or not parent.has_artifact("documents"):
             return {}
-        run = self.runs.current()
-        if not run.has_artifact("documents"):
-            return {}
-        return {d.id: d for d in from_table(run.read_artifact("documents"), Document)}
+        return {d.id: d for d in from_table(parent.read_artifact("documents"), Document)}
 
     # -- querying ----------------------------------------------------------------------------
     def loaded(self) -> LoadedIndex:

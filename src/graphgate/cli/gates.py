@@ -22,6 +22,7 @@ def register(app: typer.Typer) -> None:
     baseline = typer.Typer(help="The run other runs are compared with.", no_args_is_help=True)
     baseline.command("set")(baseline_set)
     gates.add_typer(baseline, name="baseline")
+    gates.command("calibrate")(calibrate)
     app.add_typer(gates, name="gates")
 
 
@@ -58,6 +59,23 @@ def baseline_set(
         print(json.dumps({"baseline": run_id}))
         return
     console().print(f"baseline: {shown(run_id)}")
+
+
+def calibrate(
+    seeds: Annotated[int, typer.Option(min=1, help="Seeds to index the current run under.")] = 3,
+    workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Index the baseline's documents (else the current run's) again under other seeds with the
+    same settings, so each gate metric gets a band of what chance moves it; the current run
+    stays current, and the baseline is judged again by that history."""
+    with errors(), Workspace(workspace) as ws:
+        made, report = ws.calibrate_gates(seeds)
+    if json_out:
+        print(json.dumps({"runs": made, "gates": report.as_dict()}, indent=2, default=str))
+        return
+    console().print(f"calibration runs: {shown(', '.join(made))}")
+    print_gates(report)
 
 
 def _fmt(value: float | None) -> str:

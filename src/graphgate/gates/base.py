@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from graphgate.core.config import GateRule
+from graphgate.core.config import GateRule, GateSettings
+from graphgate.gates.bands import Band, judge_by_band
 
 PASS, WARN, FAIL, UNMEASURED = "PASS", "WARN", "FAIL", "UNMEASURED"
 ORDER = {PASS: 0, UNMEASURED: 0, WARN: 1, FAIL: 2}
@@ -42,19 +43,40 @@ class Gate(Protocol):
     def measure(self, ctx: Any) -> GateResult: ...
 
 
-def judge_metric(value: float | None, rule: GateRule, baseline: float | None) -> tuple[str, str]:
-    """(verdict, reason) for one metric: hard bounds fail, a bad move from the baseline warns."""
+def judge_metric(
+    value: float | None,
+    rule: GateRule,
+    baseline: float | None,
+    band: Band | None = None,
+    settings: GateSettings | None = None,
+) -> tuple[str, str]:
+    """(verdict, reason) for one metric: hard bounds fail (and warn); then a value outside its
+    history ``band`` warns, or, without one, a bad move from the baseline does."""
     if value is None:
         return UNMEASURED, ""
     if rule.fail_below is not None and value < rule.fail_below:
         return FAIL, f"{value:.4g} < {rule.fail_below:g}"
     if rule.fail_above is not None and value > rule.fail_above:
         return FAIL, f"{value:.4g} > {rule.fail_above:g}"
-    if rule.warn_below is not None and value < rule.warn_below:
+    # A history band is the calibrated warning: fixed warning bounds yield to it.
+    if band is None and rule.warn_below is not None and value < rule.warn_below:
         return WARN, f"{value:.4g} < {rule.warn_below:g}"
-    if rule.warn_above is not None and value > rule.warn_above:
+    if band is None and rule.warn_above is not None and value > rule.warn_above:
         return WARN, f"{value:.4g} > {rule.warn_above:g}"
-    if baseline is None or rule.direction == "info":
+    if rule.direction == "info":
+        return PASS, ""
+    if band is not None and settings is not None:
+        judged = judge_by_band(value, rule, band, settings)
+        # An absolute warning bound is a floor of noise that a few seeds cannot narrow.
+        if rule.warn_above is not None and value <= rule.warn_above:
+            judged = None
+        if rule.warn_below is not None and value >= rule.warn_below:
+            judged = None
+        if judged is not None:
+            return judged
+        if baseline is None or rule.fail_jump is None:
+            return PASS, ""
+    if baseline is None:
         return PASS, ""
     worse = {
         "higher": baseline - value,
@@ -63,7 +85,7 @@ def judge_metric(value: float | None, rule: GateRule, baseline: float | None) ->
     }[rule.direction]
     if rule.fail_jump is not None and worse > rule.fail_jump:
         return FAIL, f"moved {worse:+.4g} from baseline {baseline:.4g} (limit {rule.fail_jump:g})"
-    if rule.warn_relative is not None and worse > 0:
+    if band is None and rule.warn_relative is not None and worse > 0:
         relative = worse / abs(baseline) if baseline else float("inf")
         if relative > rule.warn_relative:
             moved = "off" if rule.direction == "stable" else "worse"
@@ -75,15 +97,22 @@ def judge_metric(value: float | None, rule: GateRule, baseline: float | None) ->
 
 
 def apply_rules(
-    result: GateResult, rules: Mapping[str, GateRule], baseline: Metrics | None
+    result: GateResult,
+    rules: Mapping[str, GateRule],
+    baseline: Metrics | None,
+    bands: Mapping[str, Band] | None = None,
+    settings: GateSettings | None = None,
 ) -> GateResult:
+    """Each metric with a rule judged; ``bands`` (by "gate.metric") replace the relative
+    tolerance around the baseline where history made one."""
     for name, value in result.metrics.items():
         key = f"{result.gate}.{name}"
         rule = rules.get(key)
         if rule is None:
             continue
         previous = baseline.get(name) if baseline else None
-        verdict, reason = judge_metric(value, rule, previous)
+        band = (bands or {}).get(key)
+        verdict, reason = judge_metric(value, rule, previous, band, settings)
         result.verdicts[name] = verdict
         if reason:
             result.reasons[name] = reason

@@ -26,12 +26,19 @@ class DataGate:
         lineages = [e.doc_ids for e in ctx.entities] + [r.doc_ids for r in ctx.relationships]
         total = len(lineages)
         traced = sum(1 for ids in lineages if ids and all(d in docs for d in ids))
+        # The same text under two ids (a folder ingested twice, a copy renamed): its facts count
+        # twice and its passages crowd the results.
+        by_content: dict[str, list[str]] = defaultdict(list)
+        for d in ctx.documents:
+            by_content[d.sha256].append(d.id)
+        copies = [sorted(ids) for ids in by_content.values() if len(ids) > 1]
         metrics: dict[str, float | None] = {
             "documents": float(len(docs)),
             "missing_identity": float(missing),
             "lineage_coverage": traced / total if total else None,
+            "duplicate_content_rate": sum(len(c) - 1 for c in copies) / len(docs) if docs else None,
         }
-        details: dict[str, object] = {}
+        details: dict[str, object] = {"duplicate_content": copies[: ctx.settings.samples]}
         if ctx.baseline is not None:
             before = {d.id: d.sha256 for d in ctx.baseline.documents}
             added = sorted(set(docs) - set(before))
@@ -42,7 +49,7 @@ class DataGate:
                 "changed": float(len(changed)),
                 "removed": float(len(removed)),
             }
-            details = {"added": added[:20], "changed": changed[:20], "removed": removed[:20]}
+            details |= {"added": added[:20], "changed": changed[:20], "removed": removed[:20]}
         return GateResult(self.name, metrics, details)
 
 

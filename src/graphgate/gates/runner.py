@@ -10,6 +10,7 @@ from graphgate.core.config import GateSettings
 from graphgate.core.errors import RunStateError
 from graphgate.core.runs import COMPLETE, Run, RunRegistry, replace_text
 from graphgate.evaluate.predicates import PredicateMatcher
+from graphgate.gates.bands import Band, history_bands, usable_bands
 from graphgate.gates.base import FAIL, ORDER, PASS, UNMEASURED, WARN, Gate, GateResult, apply_rules
 from graphgate.gates.community import CommunityGate, HierarchyGate
 from graphgate.gates.context import GateContext, load_context
@@ -55,17 +56,37 @@ class GatesReport:
 
 
 def evaluate_gates(
-    ctx: GateContext, settings: GateSettings, baseline: dict[str, dict[str, Any]] | None = None
+    ctx: GateContext,
+    settings: GateSettings,
+    baseline: dict[str, dict[str, Any]] | None = None,
+    bands: dict[str, Band] | None = None,
+    history_runs: int = 0,
 ) -> GatesReport:
-    """Measure every gate and judge it; ``baseline`` is the baseline's stored metrics by gate."""
+    """Measure every gate and judge it; ``baseline`` is the baseline's stored metrics by gate;
+    ``bands`` the history bands of ``history_runs`` comparable runs (empty: fixed rules)."""
     rules = settings.effective_rules()
     results = []
     for gate in all_gates():
         result = gate.measure(ctx)
-        results.append(apply_rules(result, rules, (baseline or {}).get(result.gate)))
+        results.append(
+            apply_rules(result, rules, (baseline or {}).get(result.gate), bands, settings)
+        )
     report = GatesReport(ctx.run_id, ctx.baseline.run_id if ctx.baseline else None, results)
     report.notes = _cross_readings(report, baseline) + _causes(report, baseline)
+    report.notes.append(_thresholds_note(bands, history_runs, settings))
     return report
+
+
+def _thresholds_note(bands: dict[str, Band] | None, runs: int, settings: GateSettings) -> str:
+    if bands:
+        return (
+            f"thresholds: history of {runs} comparable runs (same documents and index "
+            f"settings, one a seed) for {len(bands)} metrics; fixed rules for the rest"
+        )
+    return (
+        f"thresholds: fixed rules ({runs} comparable runs stored, "
+        f"{settings.history_min_runs} needed; `graphgate gates calibrate` indexes more seeds)"
+    )
 
 
 def _causes(report: GatesReport, baseline: dict[str, dict[str, Any]] | None) -> list[str]:
@@ -171,7 +192,11 @@ def judge_run(
         previous = {g["gate"]: g["metrics"] for g in stored["gates"]}
     else:
         baseline = None
-    return evaluate_gates(load_context(run, settings, baseline, predicates), settings, previous)
+    history = {r.run_id: s for r in registry.list() if (s := stored_gates(r)) is not None}
+    bands, runs = history_bands(registry, baseline or run, run, history)
+    bands = usable_bands(bands, settings.history_min_runs)
+    ctx = load_context(run, settings, baseline, predicates)
+    return evaluate_gates(ctx, settings, previous, bands, runs)
 
 
 def store_gates(run: Run, report: GatesReport) -> None:

@@ -1,5 +1,5 @@
 // Runs and gates: every run with status and verdict; one run's eight gates; each metric's trend
-// across runs with its hard bounds and the baseline's value drawn.
+// across runs with its hard bounds, the baseline's value and the history band drawn.
 "use strict";
 
 (function (GG) {
@@ -57,7 +57,7 @@
     const canvas = h("canvas", { height: 160 });
     const box = h(
       "div",
-      { class: "trend", dataset: { metric: `${trend.gate}.${trend.metric}` } },
+      { class: "trend", dataset: { metric: `${trend.gate}.${trend.metric}`, band: trend.band_runs ? `${trend.band_low},${trend.band_high}` : "" } },
       h("h4", {}, `${trend.gate}.${trend.metric}`, h("span", { class: "muted" }, trend.direction === "info" ? "" : ` (${trend.direction} is better)`)),
       h("div", { class: "chart" }, canvas),
     );
@@ -77,6 +77,8 @@
       ["fails below", trend.fail_below, "#e15759"],
       ["fails above", trend.fail_above, "#e15759"],
       ["baseline", trend.baseline, "#59a14f"],
+      [`history band (${trend.band_runs} runs)`, trend.band_low, "#9c9c9c"],
+      [`history band (${trend.band_runs} runs) `, trend.band_high, "#9c9c9c"],
     ]) {
       if (value === null || value === undefined) continue;
       datasets.push({ label, data: flat(value, n), borderColor: colour, borderDash: [6, 4], pointRadius: 0, borderWidth: 1.5 });

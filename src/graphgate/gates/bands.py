@@ -1,0 +1,113 @@
+"""Thresholds from history: a metric's band is what comparable runs of this workspace measured.
+
+Runs are comparable when they indexed the same documents (ids and content) with the same
+settings except the seed: their spread is what chance (Leiden's seed) moves a metric. A run is
+judged by the band of the runs comparable with its baseline (without one, with itself): with
+``gates.history_min_runs`` of them stored, a metric outside its band widened by
+``gates.history_margin`` warns on its bad side, naming the band and how many runs made it;
+with fewer, the fixed rules judge (the report says which). ``graphgate gates calibrate``
+indexes a few seeds on purpose to build that history.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from graphgate.core.config import GateRule, GateSettings
+from graphgate.core.errors import GraphgateError
+from graphgate.core.runs import COMPLETE, Run, RunRegistry
+
+# Settings sections that decide what an index holds; the rest (serving, querying, the gates
+# themselves) leave a run's artifacts as they are.
+INDEX_SECTIONS = (
+    "load",
+    "chunk",
+    "extract",
+    "resolve",
+    "truth",
+    "communities",
+    "embed",
+    "vectors",
+)
+
+
+@dataclass(frozen=True)
+class Band:
+    low: float
+    high: float
+    runs: int
+
+    def widened(self, margin: float) -> tuple[float, float]:
+        """The band, widened on each side by ``margin`` of its centre, or by half its own
+        width when that is more (a few seeds underestimate the spread of many)."""
+        centre = (self.low + self.high) / 2
+        slack = max(margin * abs(centre), (self.high - self.low) / 2, 1e-9)
+        return self.low - slack, self.high + slack
+
+
+def comparability_key(run: Run) -> str | None:
+    """Corpus and index settings, seed left out; None for a run without documents."""
+    if not run.has_artifact("documents"):
+        return None
+    try:
+        settings = run.manifest().settings
+    except GraphgateError:
+        return None
+    documents = run.read_artifact("documents", ["id", "sha256"]).to_pylist()
+    content = sorted((d["id"], d["sha256"]) for d in documents)
+    indexed = {k: settings.get(k) for k in INDEX_SECTIONS}
+    text = json.dumps({"documents": content, "settings": indexed}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def history_bands(
+    registry: RunRegistry, reference: Run, judged: Run | None, stored: dict[str, dict[str, Any]]
+) -> tuple[dict[str, Band], int]:
+    """Bands by "gate.metric" from the stored gates of the runs comparable with ``reference``
+    (the baseline: what the judged run should look like; it counts itself), ``judged`` left
+    out, and how many runs they came from. ``stored``: run id -> its stored gates."""
+    key = comparability_key(reference)
+    if key is None:
+        return {}, 0
+    values: dict[str, list[float]] = {}
+    # One run per seed (the reference's own first): a re-run under the same seed repeats
+    # its partition exactly and would shrink the band of everything the seed moves.
+    by_seed: dict[int, Run] = {}
+    for other in [reference, *reversed(registry.list())]:
+        if (judged is not None and other.run_id == judged.run_id) or other.run_id not in stored:
+            continue
+        if registry.state(other) != COMPLETE or comparability_key(other) != key:
+            continue
+        by_seed.setdefault(other.manifest().seed, other)
+    runs = len(by_seed)
+    for other in by_seed.values():
+        for gate in stored[other.run_id].get("gates", []):
+            for name, value in gate.get("metrics", {}).items():
+                if isinstance(value, int | float):
+                    values.setdefault(f"{gate['gate']}.{name}", []).append(float(value))
+    bands = {k: Band(min(v), max(v), len(v)) for k, v in values.items()}
+    return bands, runs
+
+
+def usable_bands(bands: dict[str, Band], min_runs: int) -> dict[str, Band]:
+    """The bands measured by at least ``min_runs`` runs (a metric only some runs have, such as
+    the ARI against a baseline, keeps its fixed rule until enough have it)."""
+    return {k: b for k, b in bands.items() if b.runs >= min_runs}
+
+
+def judge_by_band(
+    value: float, rule: GateRule, band: Band, settings: GateSettings
+) -> tuple[str, str] | None:
+    """(WARN, reason) when ``value`` leaves the band on its bad side; None inside it."""
+    low, high = band.widened(settings.history_margin)
+    below = value < low and rule.direction in {"higher", "stable"}
+    above = value > high and rule.direction in {"lower", "stable"}
+    if not (below or above):
+        return None
+    return "WARN", (
+        f"{value:.4g}, outside {band.low:.4g}–{band.high:.4g} of {band.runs} comparable runs "
+        f"(± {settings.history_margin:.0%})"
+    )

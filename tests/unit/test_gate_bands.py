@@ -1,0 +1,108 @@
+"""Thresholds from history: bands from comparable stored runs (one per seed), judged on the
+bad side only, the fixed rules as fallback, warning floors a few seeds cannot narrow; the
+'stable' direction, absolute warning bounds, and duplicated content at the data gate."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow as pa
+
+from graphgate.app.history import gate_trends
+from graphgate.core.config import GateRule, GateSettings
+from graphgate.core.runs import COMPLETE, Run, RunRegistry
+from graphgate.core.types import Document
+from graphgate.gates.bands import Band, comparability_key, history_bands, usable_bands
+from graphgate.gates.base import PASS, WARN, judge_metric
+from graphgate.gates.context import GateContext
+from graphgate.gates.data_chunk import DataGate
+from graphgate.gates.runner import set_baseline
+
+SETTINGS = {"chunk": {"size_tokens": 200}, "resolve": {"similarity_threshold": 0.55}}
+
+
+def _run(
+    registry: RunRegistry, seed: int, value: float | None, docs: tuple[str, ...] = ("a", "b"),
+    settings: dict[str, object] | None = None,
+) -> Run:  # fmt: skip
+    run = registry.create()
+    run.update_manifest(status=COMPLETE, seed=seed, settings=settings or SETTINGS)
+    table = pa.table({"id": list(docs), "sha256": [f"{d:0>64}" for d in docs]})
+    run.write_artifact("documents", table)
+    if value is not None:
+        gates = {"gates": [{"gate": "graph", "metrics": {"components": value, "nodes": 10.0}}]}
+        run.gates_path.write_text(json.dumps(gates))
+    return run
+
+
+def _stored(registry: RunRegistry) -> dict[str, dict[str, object]]:
+    return {r.run_id: json.loads(r.gates_path.read_text()) for r in registry.list()
+            if r.gates_path.exists()}  # fmt: skip
+
+
+def test_bands_come_from_comparable_runs_one_per_seed(tmp_path: Path) -> None:
+    registry = RunRegistry(tmp_path)
+    base = _run(registry, 0, 100.0)
+    _run(registry, 1, 102.0)
+    _run(registry, 2, 98.0)
+    _run(registry, 0, 100.0)  # the baseline's seed again: not a second sample of chance
+    _run(registry, 3, 500.0, docs=("a", "c"))  # other documents
+    _run(registry, 4, 500.0, settings={**SETTINGS, "chunk": {"size_tokens": 60}})  # other settings
+    judged = _run(registry, 0, 140.0, settings={**SETTINGS, "resolve": {"use_embeddings": False}})
+    bands, runs = history_bands(registry, base, judged, _stored(registry))
+    assert runs == 3
+    assert bands["graph.components"] == Band(98.0, 102.0, 3)
+    assert comparability_key(judged) != comparability_key(base)
+    assert usable_bands(bands, 3) == bands and usable_bands(bands, 4) == {}
+
+
+def test_a_band_judges_the_bad_side_and_names_its_history() -> None:
+    settings = GateSettings(history_margin=0.02)
+    lower = GateRule(direction="lower", warn_relative=0.25)
+    band = Band(98.0, 102.0, 4)
+    verdict, reason = judge_metric(112.0, lower, 100.0, band, settings)  # +12 %: inside 25 %
+    assert verdict == WARN and "outside 98–102 of 4 comparable runs" in reason
+    assert judge_metric(101.0, lower, 100.0, band, settings)[0] == PASS
+    assert judge_metric(80.0, lower, 100.0, band, settings)[0] == PASS  # better is no warning
+    assert judge_metric(112.0, lower, 100.0, None, settings)[0] == PASS  # fixed rule: 12 % < 25 %
+    floor = GateRule(direction="lower", warn_above=0.12, warn_relative=None)
+    zero = Band(0.0, 0.0, 3)  # three seeds that all reproduced the baseline's partition
+    assert judge_metric(0.09, floor, None, zero, settings)[0] == PASS  # under the floor
+    assert judge_metric(0.2, floor, None, zero, settings)[0] == WARN
+
+
+def test_stable_rules_and_absolute_warning_bounds() -> None:
+    stable = GateRule(direction="stable", warn_relative=0.03)
+    assert judge_metric(106.0, stable, 100.0)[0] == WARN
+    assert judge_metric(94.0, stable, 100.0)[0] == WARN
+    assert "6% off" in judge_metric(94.0, stable, 100.0)[1]
+    assert judge_metric(102.0, stable, 100.0)[0] == PASS
+    above = GateRule(direction="lower", warn_above=0.0)
+    assert judge_metric(0.1, above, None)[0] == WARN and judge_metric(0.0, above, None)[0] == PASS
+
+
+def test_the_data_gate_counts_the_same_text_under_two_ids() -> None:
+    docs = [
+        Document("a.txt", "A", "same", "1" * 64, 1, 4, "a.txt"),
+        Document("copy-a.txt", "A", "same", "1" * 64, 1, 4, "copy-a.txt"),
+        Document("b.txt", "B", "other", "2" * 64, 1, 5, "b.txt"),
+    ]
+    result = DataGate().measure(GateContext(settings=GateSettings(), documents=docs))
+    assert result.metrics["duplicate_content_rate"] == 1 / 3
+    assert result.details["duplicate_content"] == [["a.txt", "copy-a.txt"]]
+    alone = DataGate().measure(GateContext(settings=GateSettings(), documents=docs[::2]))
+    assert alone.metrics["duplicate_content_rate"] == 0.0
+
+
+def test_the_trends_carry_the_baselines_history_band(tmp_path: Path) -> None:
+    registry = RunRegistry(tmp_path)
+    base = _run(registry, 0, 100.0)
+    set_baseline(registry, base.run_id)
+    settings = GateSettings(rules={"graph.components": GateRule(direction="lower")})
+    trend = next(t for t in gate_trends(registry, settings) if t["metric"] == "components")
+    assert trend["band_runs"] == 0 and trend["band_low"] is None  # one run: no band
+    _run(registry, 1, 104.0)
+    _run(registry, 2, 97.0)
+    trend = next(t for t in gate_trends(registry, settings) if t["metric"] == "components")
+    assert (trend["band_low"], trend["band_high"], trend["band_runs"]) == (97.0, 104.0, 3)
