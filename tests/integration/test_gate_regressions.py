@@ -5,6 +5,7 @@ the same settings pass — by the fixed rules, and by the band of a calibrated h
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -78,3 +79,67 @@ def test_calibration_refuses_settings_the_run_was_not_indexed_with(
         with pytest.raises(Exception, match=r"differ from run .* in chunk"):
             other.calibrate_gates(2)
         assert other.runs.list() == small_workspace.runs.list()  # nothing indexed
+
+
+INJECTIONS = [
+    ("chunks of 60 tokens", {"chunk": {"size_tokens": 60}}, {"chunk"}),
+    ("extractor narrowed to PERSON", {"extract": {"entity_types": ["PERSON"]}}, {"graph"}),
+    ("co-occurrence edges off", {"extract": {"cooccurrence_edges": False}}, {"graph"}),
+    ("Leiden resolution 8", {"communities": {"resolution": 8.0}}, {"community"}),
+    (
+        "reports truncated",
+        {"communities": {"report_entities": 1, "report_relationships": 0, "report_sentences": 0}},
+        {"summary"},
+    ),
+]
+
+
+INJECTION_IDS = [name for name, _, _ in INJECTIONS]
+
+
+@pytest.fixture(scope="module")
+def calibrated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The demo indexed as the baseline and calibrated under three more seeds."""
+    ws = tmp_path_factory.mktemp("calibrated") / "ws"
+    base = _index(ws)
+    with Workspace(ws) as workspace:
+        workspace.set_baseline(base)
+        workspace.calibrate_gates(3)
+    return ws, base
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "overrides", "expected"), INJECTIONS, ids=INJECTION_IDS)
+def test_each_injected_regression_is_flagged_at_its_gate(
+    calibrated: tuple[Path, str], name: str, overrides: dict[str, Any], expected: set[str]
+) -> None:
+    ws, base = calibrated
+    report = _judged(ws, _index(ws, gates={"run_on_index": False}, **overrides), base)
+    gates = {gate for gate, _ in _flagged(report)}
+    assert gates & expected, f"{name}: flagged {sorted(gates)}, expected one of {expected}"
+    assert report.notes[-1].startswith("thresholds: history of")
+
+
+@pytest.mark.slow
+def test_documents_duplicated_under_new_ids_are_flagged_at_the_data_gate(
+    calibrated: tuple[Path, str], tmp_path: Path
+) -> None:
+    ws, base = calibrated
+    corpus = tmp_path / "twice"
+    shutil.copytree(DEMO_CORPUS, corpus)
+    for file in DEMO_CORPUS.iterdir():
+        shutil.copy(file, corpus / f"copy-{file.name}")
+    report = _judged(ws, _index_corpus(ws, corpus), base)
+    assert ("data", "duplicate_content_rate") in _flagged(report)
+
+
+@pytest.mark.slow
+def test_a_seed_outside_the_history_passes(calibrated: tuple[Path, str]) -> None:
+    ws, base = calibrated
+    report = _judged(ws, _index(ws, seed=11, gates={"run_on_index": False}), base)
+    assert _flagged(report) == set()
+
+
+def _index_corpus(ws_path: Path, corpus: Path) -> str:
+    with Workspace(ws_path, gates={"run_on_index": False}) as ws:
+        return ws.index(corpus, full=True).run_id
