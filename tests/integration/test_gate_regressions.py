@@ -5,6 +5,7 @@ the same settings pass — by the fixed rules, and by the band of a calibrated h
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -143,3 +144,21 @@ def test_a_seed_outside_the_history_passes(calibrated: tuple[Path, str]) -> None
 def _index_corpus(ws_path: Path, corpus: Path) -> str:
     with Workspace(ws_path, gates={"run_on_index": False}) as ws:
         return ws.index(corpus, full=True).run_id
+
+
+def test_the_calibrate_command_leaves_the_current_run_current(small_workspace: Workspace) -> None:
+    from typer.testing import CliRunner
+
+    from graphgate.cli import build_app
+
+    before = small_workspace.runs.current_id()
+    where = ["-w", str(small_workspace.path)]
+    args = ["gates", "calibrate", "--seeds", "1", "--json", *where]
+    result = CliRunner().invoke(build_app(), args)
+    assert result.exit_code == 0, result.output
+    made = json.loads(result.stdout)["runs"]
+    assert len(made) == 1 and made[0] != before
+    assert small_workspace.runs.current_id() == before
+    assert small_workspace.runs.get(made[0]).manifest().origin == "calibrate"
+    refused = CliRunner().invoke(build_app(), ["gates", "calibrate", "--seeds", "0", *where])
+    assert refused.exit_code == 2

@@ -35,11 +35,15 @@ def calibrate_gates(
         )
     documents = ws._documents_of(reference)
     made: list[str] = []
-    for offset in range(1, seeds + 1):
-        settings = ws.settings.model_copy(update={"seed": ws.settings.seed + offset})
-        other = type(ws)(ws.path, settings=settings, store_backends=ws.stores, embedder=ws.embedder)
-        with other, other._writing("calibrate the gates"):
-            made.append(other._update(reference, documents, progress, "calibrate", []).run_id)
-    with ws._writing("calibrate the gates"):
-        ws.runs.set_current(current)
+    try:
+        for offset in range(1, seeds + 1):
+            settings = ws.settings.model_copy(update={"seed": ws.settings.seed + offset})
+            other = type(ws)(
+                ws.path, settings=settings, store_backends=ws.stores, embedder=ws.embedder
+            )
+            with other, other._writing("calibrate the gates"):
+                made.append(other._update(reference, documents, progress, "calibrate", []).run_id)
+    finally:  # also when a calibration run fails: the index answers from the run it did
+        with ws._writing("calibrate the gates"):
+            ws.runs.set_current(current)
     return made, ws.gates(reference.run_id)
