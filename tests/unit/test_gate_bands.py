@@ -14,7 +14,7 @@ from graphgate.core.config import GateRule, GateSettings
 from graphgate.core.runs import COMPLETE, Run, RunRegistry
 from graphgate.core.types import Document
 from graphgate.gates.bands import Band, comparability_key, history_bands, usable_bands
-from graphgate.gates.base import PASS, WARN, judge_metric
+from graphgate.gates.base import FAIL, PASS, WARN, judge_metric
 from graphgate.gates.context import GateContext
 from graphgate.gates.data_chunk import DataGate
 from graphgate.gates.runner import set_baseline
@@ -70,6 +70,10 @@ def test_a_band_judges_the_bad_side_and_names_its_history() -> None:
     zero = Band(0.0, 0.0, 3)  # three seeds that all reproduced the baseline's partition
     assert judge_metric(0.09, floor, None, zero, settings)[0] == PASS  # under the floor
     assert judge_metric(0.2, floor, None, zero, settings)[0] == WARN
+    # A jump past fail_jump fails, band or not: a history band only decides warnings.
+    jump = GateRule(direction="lower", fail_jump=0.10)
+    verdict, reason = judge_metric(0.3, jump, 0.065, Band(0.06, 0.07, 4), settings)
+    assert verdict == FAIL and "limit 0.1" in reason
 
 
 def test_stable_rules_and_absolute_warning_bounds() -> None:

@@ -13,7 +13,8 @@ from graphgate.gates.base import FAIL, PASS, UNMEASURED, WARN, judge_metric
 from graphgate.gates.community import HierarchyGate, null_model_modularity
 from graphgate.gates.context import GateContext
 from graphgate.gates.data_chunk import ChunkGate, DataGate
-from graphgate.gates.graph import GraphGate, blocking_key
+from graphgate.gates.duplicates import blocking_key
+from graphgate.gates.graph import GraphGate
 from graphgate.gates.ie import IEGate, canonical
 from graphgate.gates.summary_gen import GenGate, SummaryGate
 

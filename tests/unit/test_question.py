@@ -28,6 +28,11 @@ from graphgate.query.question import kind_of, plain_question, read_question
         ("What does the Ghost of Jacob Marley warn Scrooge about?", "what"),
         ("In 1998, Acme was founded by whom?", "who"),
         ("Tell me about Acme.", "other"),
+        # Shapes seen in HotpotQA and MultiHop-RAG: the question is not the first clause.
+        ("After the report by The Age on 22 October 2023, was the coverage fair?", "yes_no"),
+        ("The director holds an OBE. Does the other director hold one too?", "yes_no"),
+        ("Jagdish Mali, known for portraits of actors, is father to which actress?", "which"),
+        ("The Blue Lacy and the Chesapeake Bay Retriever, are both from which century?", "which"),
     ],
 )
 def test_the_kind_of_question_comes_from_its_wording(text: str, kind: str) -> None:

@@ -50,50 +50,48 @@ def judge_metric(
     band: Band | None = None,
     settings: GateSettings | None = None,
 ) -> tuple[str, str]:
-    """(verdict, reason) for one metric: hard bounds fail (and warn); then a value outside its
-    history ``band`` warns, or, without one, a bad move from the baseline does."""
+    """(verdict, reason) for one metric. FAIL first: hard bounds, and a jump from the baseline
+    past ``fail_jump``. Then WARN: outside its history ``band`` (never inside a fixed warning
+    bound, a floor of noise a few seeds cannot narrow), or, without a band, beyond a fixed
+    warning bound or a bad move from the baseline past ``warn_relative``."""
     if value is None:
         return UNMEASURED, ""
     if rule.fail_below is not None and value < rule.fail_below:
         return FAIL, f"{value:.4g} < {rule.fail_below:g}"
     if rule.fail_above is not None and value > rule.fail_above:
         return FAIL, f"{value:.4g} > {rule.fail_above:g}"
-    # A history band is the calibrated warning: fixed warning bounds yield to it.
-    if band is None and rule.warn_below is not None and value < rule.warn_below:
-        return WARN, f"{value:.4g} < {rule.warn_below:g}"
-    if band is None and rule.warn_above is not None and value > rule.warn_above:
-        return WARN, f"{value:.4g} > {rule.warn_above:g}"
-    if rule.direction == "info":
-        return PASS, ""
+    worse = None if baseline is None else _worse(value, baseline, rule.direction)
+    if worse is not None and rule.fail_jump is not None and worse > rule.fail_jump:
+        return FAIL, f"moved {worse:+.4g} from baseline {baseline:.4g} (limit {rule.fail_jump:g})"
+    below = rule.warn_below is not None and value < rule.warn_below
+    above = rule.warn_above is not None and value > rule.warn_above
+    floored = rule.warn_below is not None or rule.warn_above is not None
     if band is not None and settings is not None:
         judged = judge_by_band(value, rule, band, settings)
-        # An absolute warning bound is a floor of noise that a few seeds cannot narrow.
-        if rule.warn_above is not None and value <= rule.warn_above:
-            judged = None
-        if rule.warn_below is not None and value >= rule.warn_below:
-            judged = None
-        if judged is not None:
-            return judged
-        if baseline is None or rule.fail_jump is None:
-            return PASS, ""
-    if baseline is None:
+        return judged if judged is not None and (below or above or not floored) else (PASS, "")
+    if below:
+        return WARN, f"{value:.4g} < {rule.warn_below:g}"
+    if above:
+        return WARN, f"{value:.4g} > {rule.warn_above:g}"
+    if worse is None or rule.warn_relative is None or worse <= 0:
         return PASS, ""
-    worse = {
+    relative = worse / abs(baseline) if baseline else float("inf")
+    if relative <= rule.warn_relative:
+        return PASS, ""
+    moved = "off" if rule.direction == "stable" else "worse"
+    return WARN, (
+        f"{value:.4g} vs baseline {baseline:.4g} "
+        f"({relative:.0%} {moved}, tolerance {rule.warn_relative:.0%})"
+    )
+
+
+def _worse(value: float, baseline: float, direction: str) -> float | None:
+    """How much worse than the baseline (negative: better); None for an info metric."""
+    return {
         "higher": baseline - value,
         "lower": value - baseline,
         "stable": abs(value - baseline),
-    }[rule.direction]
-    if rule.fail_jump is not None and worse > rule.fail_jump:
-        return FAIL, f"moved {worse:+.4g} from baseline {baseline:.4g} (limit {rule.fail_jump:g})"
-    if band is None and rule.warn_relative is not None and worse > 0:
-        relative = worse / abs(baseline) if baseline else float("inf")
-        if relative > rule.warn_relative:
-            moved = "off" if rule.direction == "stable" else "worse"
-            return WARN, (
-                f"{value:.4g} vs baseline {baseline:.4g} "
-                f"({relative:.0%} {moved}, tolerance {rule.warn_relative:.0%})"
-            )
-    return PASS, ""
+    }.get(direction)
 
 
 def apply_rules(

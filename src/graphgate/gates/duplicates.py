@@ -4,9 +4,11 @@ thing under two names. Blocking (one normalised spelling) cannot see "IBM" besid
 resolution stops merging, these are what grows.
 
 Four signals, each a pair of entities of the same type with different blocking keys:
-an acronym (the initials of the long name's words), a shared alias, a short form (the short
-name is the first or last words of the long one, and both are in one document), and name
-vectors closer than a cosine (the index's own ``entity_name_vectors``).
+an acronym (the initials of the long name's words), a shared alias, a short form of a person's
+name (the first or last words of the long one, both in one document: "Roosevelt" beside
+"Franklin Roosevelt"; for places and organisations the short name is mostly another thing,
+"Boston" beside "Boston United"), and name vectors closer than a cosine (the index's own
+``entity_name_vectors``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ import numpy as np
 import numpy.typing as npt
 
 from graphgate.core.types import CONCEPT, Entity
+
+# The entity type whose short name (a surname, a given name) mostly means the long one.
+PERSON = "PERSON"
 
 # Words an acronym skips ("Bank of America" -> BoA -> "BA" is not asked; "BOA" is).
 _MINOR = {"of", "the", "and", "for", "in", "on", "at", "to", "de", "la", "&"}
@@ -70,10 +75,11 @@ def likely_duplicates(
         a, b = sorted((x, y), key=lambda e: e.id)
         found.setdefault((a.id, b.id), DuplicatePair(a.id, b.id, (a.name, b.name), reason))
 
-    for group in by_type.values():
+    for kind, group in by_type.items():
         _acronyms(group, keys, add)
         _aliases(group, add)
-        _short_forms(group, keys, add)
+        if kind == PERSON:
+            _short_forms(group, keys, add)
     if name_vectors is not None:
         _near_vectors(by_type, name_vectors, min_cosine, add)
     return sorted(found.values(), key=lambda p: (_RANK[p.reason.split(" 0")[0]], p.a, p.b))

@@ -12,8 +12,6 @@ from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext
 from graphgate.gates.duplicates import blocking_key, likely_duplicates
 
-__all__ = ["GraphGate", "blocking_key"]
-
 
 class GraphGate:
     name = "graph"

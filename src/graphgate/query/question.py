@@ -40,10 +40,12 @@ _ROWS = re.compile(
 )
 _COUNT = re.compile(r"^\s*(how many|how much|count)\b|\bnumber of\b", re.IGNORECASE)
 _LIST = re.compile(r"^\s*(list|name (all|every)|what are all)\b", re.IGNORECASE)
-_YES_NO = re.compile(
-    r"^\s*(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b",
-    re.IGNORECASE,
-)
+# An auxiliary opening a sentence asks yes or no ("Is …", "… . Does …"); one after a comma
+# does only when no wh-word asks anything ("After the report …, was …?", not "X, is father to
+# which actress?").
+_AUX = r"(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b"
+_YES_NO = re.compile(rf"(?:^\s*|[.?!]\s+){_AUX}", re.IGNORECASE)
+_YES_NO_CLAUSE = re.compile(rf"[,;:]\s+{_AUX}", re.IGNORECASE)
 _WH = re.compile(r"\b(when|where|who|whom|whose|which|how|what)\b", re.IGNORECASE)
 _WH_KIND: dict[str, QuestionKind] = {
     "when": "when",
@@ -88,11 +90,12 @@ def kind_of(text: str) -> QuestionKind:
         return "count"
     if _LIST.search(text):
         return "list"
-    if _YES_NO.match(text):
-        return "yes_no"
     found = _WH.search(text)
+    asked = _YES_NO.search(text)
+    if asked is not None and (found is None or asked.start() < found.start()):
+        return "yes_no"
     if found is None:
-        return "other"
+        return "yes_no" if _YES_NO_CLAUSE.search(text) else "other"
     return _WH_KIND[found.group(1).lower()]
 
 
