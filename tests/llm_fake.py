@@ -9,7 +9,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -68,6 +68,9 @@ class FakeModel:
         self.cypher: list[str] = []  # queries to answer cypher-mode requests with, in order
         self.calls: list[dict[str, Any]] = []
         self.lock = threading.Lock()
+        # Prompts answered with garbage every time they are asked (a share of chunks whose
+        # answers stay unreadable, whatever the order of calls); None: the script decides.
+        self.unreadable: Callable[[str], bool] | None = None
 
     def next_behaviour(self) -> str:
         with self.lock:
@@ -100,6 +103,8 @@ def _handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
                     }
                 )
             behaviour = model.next_behaviour()
+            if model.unreadable is not None and model.unreadable(body["messages"][-1]["content"]):
+                behaviour = "garbage"
             if behaviour == "429":
                 return self._send(429, {"error": "rate limited"}, {"Retry-After": "0"})
             if behaviour == "500":

@@ -33,6 +33,7 @@ class WorkspaceParts:
         embedder: Embedder | None = None,
         extractor: Extractor | None = None,
         llm_client: LLMClient | None = None,
+        answerer: Generator | None = None,
     ) -> None:
         """A part given here is used as it is, instead of the one ``settings`` configure (the
         caller keeps it: :meth:`close` leaves it open)."""
@@ -41,6 +42,7 @@ class WorkspaceParts:
         self._embedder: Embedder | None = embedder
         self._extractor: Extractor | None = extractor
         self._llm: LLMClient | None = llm_client
+        self._answerer = answerer
         self._given = {id(p) for p in (embedder, extractor, llm_client) if p is not None}
         self._cache: ContentCache | None = None
         self._gates_process: BackgroundProcess | None = None
@@ -95,7 +97,10 @@ class WorkspaceParts:
         return self.settings.query.answerer == "llm" or self.settings.eval.judge == "llm"
 
     def answerer(self) -> Generator:
-        """The configured generator: extractive offline, or the LLM from retrieved context."""
+        """The configured generator: extractive offline, or the LLM from retrieved context
+        (or the one given)."""
+        if self._answerer is not None:
+            return self._answerer
         if self.settings.query.answerer == "llm":
             from graphgate.query.answer_llm import LLMAnswerer
 

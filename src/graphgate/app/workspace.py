@@ -38,6 +38,7 @@ from graphgate.index.load import CorpusLoader, LoadProblem, LoadResult
 from graphgate.index.pipeline import (
     IndexContext,
     IndexReport,
+    Pipeline,
     ProgressFactory,
     execute,
     no_progress,
@@ -76,7 +77,9 @@ class Workspace:
         extractor: Extractor | None = None,
         llm_client: LLMClient | None = None,
         summarizer: Summarizer | None = None,
+        answerer: Generator | None = None,
         store_backends: StoreBackends | None = None,
+        pipelines: Mapping[str, Pipeline] | None = None,
         **overrides: Any,
     ) -> None:
         """``open_store`` opens a run's :class:`GraphStore` for querying (default: the store
@@ -84,14 +87,16 @@ class Workspace:
         told whom a write waits for when another one holds the workspace; ``write_ticket`` is
         the first write's place in line, taken when it was accepted (a server's queue).
 
-        ``embedder``, ``extractor``, ``llm_client`` and ``summarizer`` replace the parts the
-        settings configure (a test's fake, a team's own model client); ``store_backends``
-        the registry of store backends (default: embedded and FalkorDB), so a backend of
-        one's own is found by ``store.backend``. ``overrides`` nest like the settings."""
+        ``embedder``, ``extractor``, ``llm_client``, ``summarizer`` and ``answerer`` replace
+        the parts the settings configure (a test's fake, a team's own model client);
+        ``store_backends`` the registry of store backends (default: embedded and FalkorDB),
+        so a backend of one's own is found by ``store.backend``; ``pipelines`` add or replace
+        pipelines by name (a stage of one's own). ``overrides`` nest like the settings."""
         self.path = Path(path)
         self.stores = store_backends or default_backends()
         self.open_store = open_store or self.stores.open
         self.summarizer = summarizer
+        self.pipelines: dict[str, Pipeline] = {**PIPELINES, **(pipelines or {})}
         self.on_write_wait = on_write_wait
         self._write_ticket = write_ticket
         if self.path.exists() and not self.path.is_dir():
@@ -109,7 +114,9 @@ class Workspace:
         self.runs = RunRegistry(self.path)
         self.write_lock = WorkspaceWriteLock(self.path)
         self.stores.get(self.settings.store.backend)  # an unknown backend fails here, named
-        self.parts = WorkspaceParts(self.path, self.settings, embedder, extractor, llm_client)
+        self.parts = WorkspaceParts(
+            self.path, self.settings, embedder, extractor, llm_client, answerer
+        )
         self._loaded: LoadedIndex | None = None
 
     # -- components, built once per workspace object (graphgate/app/parts.py) -----------------
@@ -162,8 +169,10 @@ class Workspace:
         """Make the index equal to ``corpus``, in a new run that becomes current only once every
         stage has finished. Content indexed before (same text, same settings) is reused from
         the workspace's caches, so a sync costs what changed; ``full`` recomputes everything."""
-        if pipeline not in PIPELINES:
-            raise ConfigError(f"unknown pipeline {pipeline!r}", f"use one of {sorted(PIPELINES)}")
+        if pipeline not in self.pipelines:
+            raise ConfigError(
+                f"unknown pipeline {pipeline!r}", f"use one of {sorted(self.pipelines)}"
+            )
         gold = read_gold_triples(Path(gold_triples)) if gold_triples is not None else None
         with self._writing("index"):
             return self._build(Path(corpus), None, pipeline, progress, gold, full, "index")
@@ -279,7 +288,7 @@ class Workspace:
             seed=self.settings.seed,
             settings=self.settings.public_dump(),
             settings_sources=self.setting_sources,
-            stage_names=PIPELINES[pipeline].stage_names(),
+            stage_names=self.pipelines[pipeline].stage_names(),
         )
         uses_llm = "llm" in (self.settings.extract.extractor, self.settings.communities.summarizer)
         ctx = IndexContext(
@@ -307,7 +316,7 @@ class Workspace:
             ctx.before_stage = background.before_stage
             ctx.built_ahead = background.built_ahead
         try:
-            report = execute(PIPELINES[pipeline], ctx)
+            report = execute(self.pipelines[pipeline], ctx)
         except ExtractionFailedError:
             if self.settings.gates.run_on_index:
                 # The failed run's verdict, for `graphgate runs`; never in place of the error.

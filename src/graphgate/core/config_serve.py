@@ -118,8 +118,13 @@ def _default_rules() -> dict[str, GateRule]:
         "data.duplicate_content_rate": r(direction="lower", warn_above=0.0),
         "chunk.offset_fidelity": r(direction="higher", fail_below=1.0),
         "chunk.boundary_rate": r(direction="higher"),
+        "chunk.overlap_mean": r(direction="stable", warn_relative=0.5),
         "chunk.tokens_p5": r(direction="higher", warn_relative=0.2),
         "chunk.tokens_p50": r(direction="higher", warn_relative=0.2),
+        # A parser that loses paragraph breaks, or stops early.
+        "chunk.paragraph_end_rate": r(direction="higher", warn_relative=0.25),
+        "chunk.unfinished_documents": r(direction="lower", warn_relative=0.5),
+        "chunk.chars_per_document": r(direction="stable", warn_relative=0.2),
         "ie.strict_f1": r(direction="higher"),
         "ie.relaxed_f1": r(direction="higher"),
         "ie.meaning_f1": r(direction="higher"),
@@ -129,6 +134,10 @@ def _default_rules() -> dict[str, GateRule]:
         "ie.type_violation_rate": r(direction="lower", fail_above=0.5),
         # The default of extract.max_failed_share: a run over it never becomes current.
         "ie.failed_chunk_share": r(direction="lower", fail_above=0.2),
+        # Without gold: what the extractor finds per 1,000 tokens, and its mix of types.
+        "ie.mentions_per_1k_tokens": r(direction="stable", warn_relative=0.15),
+        "ie.relations_per_1k_tokens": r(direction="higher", warn_relative=0.2),
+        "ie.type_shift": r(direction="lower", warn_above=0.05, fail_above=0.5, warn_relative=None),
         "graph.nodes": r(direction="higher", fail_below=1, warn_relative=None),
         # Per document, so a corpus that grows is compared like for like.
         "graph.entities_per_document": r(direction="stable", warn_relative=0.03),
@@ -146,6 +155,10 @@ def _default_rules() -> dict[str, GateRule]:
         "community.baseline_ari_gap": r(
             direction="lower", warn_above=0.12, fail_above=0.3, warn_relative=None
         ),
+        "community.repeated_partition_ari": r(
+            direction="higher", warn_below=0.999, warn_relative=None
+        ),
+        "hierarchy.levels": r(direction="stable", warn_relative=0.3),
         "hierarchy.children_not_contained": r(direction="lower", fail_above=0),
         "hierarchy.leakage": r(direction="lower", warn_relative=0.25),
         "hierarchy.depth_spread": r(direction="lower", warn_relative=0.5),
@@ -156,7 +169,9 @@ def _default_rules() -> dict[str, GateRule]:
         "gen.answer_correctness": r(direction="higher"),
         "gen.citation_accuracy": r(direction="higher", fail_below=0.95),
         "gen.rouge_l": r(direction="higher"),
-        "gen.latency_p95_ms": r(direction="lower", warn_relative=0.5),
+        # The median: a p95 over a few dozen questions is one or two of them.
+        "gen.latency_p50_ms": r(direction="lower", warn_relative=0.5),
+        "gen.latency_p95_ms": r(direction="lower", warn_relative=1.0),
         "gen.conflicts_surfaced": r(direction="higher", fail_below=0.95),
     }
 

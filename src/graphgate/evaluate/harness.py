@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from graphgate.core.config import EvalSettings
 from graphgate.core.errors import InputError
+from graphgate.core.modes import LLM_MODES
 from graphgate.evaluate.judge import Judge
 from graphgate.evaluate.metrics import (
     entity_recall,
@@ -177,6 +178,8 @@ class EvalHarness:
         out_dir.mkdir(parents=True, exist_ok=True)
         fingerprint = self._fingerprint(cases, modes)
         done = self._prepare(out_dir, fingerprint, resume)
+        todo = [(c, m) for c in cases for m in modes if (c.id, m) not in done]
+        self._warm({m for _, m in todo}, todo[0][0] if todo else None)
         with (out_dir / RESULTS).open("a", encoding="utf-8") as fh:
             for case in cases:
                 for mode in modes:
@@ -188,6 +191,17 @@ class EvalHarness:
                     if progress is not None:
                         progress(record)
         return read_results(out_dir, cases, modes)
+
+    def _warm(self, modes: set[str], case: TestCase | None) -> None:
+        """Each in-process mode retrieves once, untimed, before its first timed case: what
+        loads on first use (the linker's model, a keyword index) is not any case's latency.
+        A mode that asks a model (cypher) or a retriever of one's own is not called more."""
+        if case is None:
+            return
+        for mode in sorted(modes):
+            retriever = self.retrievers[mode]
+            if isinstance(retriever, ConflictRetriever) and mode not in LLM_MODES:
+                retriever.retrieve(case.question, self.settings.top_k, default_as_of=case.as_of)
 
     def _fingerprint(self, cases: Sequence[TestCase], modes: Sequence[str]) -> dict[str, Any]:
         digest = hashlib.sha256()

@@ -10,7 +10,7 @@ from typing import Protocol
 
 from graphgate.core.dates import TimeSpan, at, parse_time, question_time
 from graphgate.evaluate.testset import TestCase
-from graphgate.query.base import Answer, RetrievalResult
+from graphgate.query.base import Answer, Citation, RetrievalResult, RetrievedChunk
 from graphgate.query.temporal import CONTRADICTS, sentence_fit
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
@@ -164,6 +164,15 @@ def _flagged(text: str, claim: str) -> bool:
     return all(_DISPUTED.search(line) for line in lines)
 
 
+def _holds(chunk: RetrievedChunk | None, citation: Citation) -> bool:
+    return (
+        chunk is not None
+        and chunk.doc_id == citation.doc_id
+        and chunk.start <= citation.start
+        and citation.end <= chunk.end
+    )
+
+
 class Judge(Protocol):
     name: str
 
@@ -201,9 +210,12 @@ class DeterministicJudge:
             if claims
             else None
         )
-        retrieved = {c.id for c in answer.retrieval.chunks}
+        # A citation counts when it names a retrieved chunk that holds its span: one that
+        # names the wrong chunk (an answer's markers mapped off by one) points nowhere useful.
+        retrieved = {c.id: c for c in answer.retrieval.chunks}
         citation_coverage = (
-            sum(c.chunk_id in retrieved for c in answer.citations) / len(answer.citations)
+            sum(_holds(retrieved.get(c.chunk_id), c) for c in answer.citations)
+            / len(answer.citations)
             if answer.citations
             else None
         )

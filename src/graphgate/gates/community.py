@@ -75,6 +75,9 @@ class CommunityGate:
             "ari_mean": (stability.get("ari") or {}).get("mean"),
             "nmi_min": (stability.get("nmi") or {}).get("min"),
             "ari_vs_baseline": baseline_ari,
+            # The same documents, index settings and seed as the baseline: the partition must
+            # be the baseline's again (below 1, the seed does not decide it any more).
+            "repeated_partition_ari": baseline_ari if ctx.repeats_baseline else None,
             # Seed to seed the partition moves this little (ari_min); beyond it, the graph
             # changed (resolution, extraction), not the chance of Leiden.
             "baseline_ari_gap": max(0.0, seed_ari - baseline_ari)
@@ -134,6 +137,7 @@ class HierarchyGate:
                 pairs[(min(a, b), max(a, b))] += r.weight
         worst = max(pairs.items(), key=lambda kv: (kv[1], kv[0]), default=None)
         metrics: dict[str, float | None] = {
+            "levels": float(len({c.level for c in ctx.communities})) if ctx.communities else None,
             "leaf_depth_min": float(min(depths)) if depths else None,
             "leaf_depth_max": float(max(depths)) if depths else None,
             "depth_spread": float(max(depths) - min(depths)) if depths else None,

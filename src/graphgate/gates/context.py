@@ -29,6 +29,7 @@ from graphgate.core.types import (
 )
 from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.records import EvalSummary, parse_summary
+from graphgate.gates.bands import comparability_key
 
 Triple = tuple[str, str, str]
 
@@ -59,6 +60,21 @@ class GateContext:
     predicates: PredicateMatcher | None = None
     # The embedded entity names (ids, rows), for duplicates by meaning; None when not embedded.
     name_vectors: tuple[list[str], npt.NDArray[np.float32]] | None = None
+    # What the extractor found before resolution: mentions by type, and raw relations by
+    # kind (svo, cooccurrence); empty when the run kept no extraction artifacts.
+    mention_types: dict[str, int] = field(default_factory=dict)
+    relation_kinds: dict[str, int] = field(default_factory=dict)
+    # The baseline indexed the same documents with the same index settings and seed: its
+    # artifacts are what this run's must be again (the pipeline is deterministic).
+    repeats_baseline: bool = False
+
+
+def _counts(run: Run, name: str, column: str) -> dict[str, int]:
+    """How often each value of ``column`` occurs in an artifact (one column read)."""
+    if not run.has_artifact(name):
+        return {}
+    counted = run.read_artifact(name, [column]).column(column).value_counts()
+    return {str(v["values"]): int(v["counts"]) for v in counted.to_pylist()}
 
 
 def read_gold_triples(path: Path) -> list[Triple]:
@@ -192,6 +208,8 @@ def load_context(
         extraction=extraction if extracts else None,
         predicates=predicates,
         name_vectors=_name_vectors(run),
+        mention_types=_counts(run, "mentions", "type"),
+        relation_kinds=_counts(run, "raw_relations", "kind"),
     )
     if baseline is not None:
         ctx.baseline = GateContext(
@@ -199,5 +217,9 @@ def load_context(
             documents=_table(baseline, "documents", Document),
             communities=_table(baseline, "communities", Community),
             run_id=baseline.run_id,
+            mention_types=_counts(baseline, "mentions", "type"),
         )
+        ctx.repeats_baseline = baseline.manifest().seed == manifest.seed and (
+            comparability_key(baseline) or "-"
+        ) == comparability_key(run)
     return ctx

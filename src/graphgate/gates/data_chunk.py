@@ -53,6 +53,31 @@ class DataGate:
         return GateResult(self.name, metrics, details)
 
 
+_SENTENCE_END = ".!?\"'”’)]:;…*"
+
+
+def _document_shape(ctx: GateContext) -> dict[str, float | None]:
+    """What the parser handed the chunker: chunks that end at a paragraph break (of those
+    not last in their document: a parser that flattens paragraphs sends this to zero),
+    documents whose text stops mid-sentence (a reader that stops early), and their mean
+    length."""
+    docs = {d.id: d for d in ctx.documents}
+    last: dict[str, int] = {}
+    for c in ctx.chunks:
+        last[c.doc_id] = max(last.get(c.doc_id, 0), c.end)
+    inner = [c for c in ctx.chunks if c.doc_id in docs and c.end < last[c.doc_id]]
+    paragraph = sum(
+        docs[c.doc_id].text[c.end : c.end + 4].lstrip(" \t").startswith("\n") for c in inner
+    )
+    texts = [d.text.rstrip() for d in ctx.documents]
+    unfinished = sum(1 for t in texts if t and t[-1] not in _SENTENCE_END)
+    return {
+        "paragraph_end_rate": paragraph / len(inner) if inner else None,
+        "unfinished_documents": unfinished / len(texts) if texts else None,
+        "chars_per_document": float(np.mean([len(t) for t in texts])) if texts else None,
+    }
+
+
 def _distribution(values: list[float], prefix: str) -> dict[str, float | None]:
     if not values:
         return {f"{prefix}_{k}": None for k in ("min", "p5", "p50", "p95", "max")}
@@ -88,6 +113,7 @@ class ChunkGate:
             at_boundary += c.text.rstrip()[-1:] in ".!?\"'”’" or after.startswith("\n") or not after
         metrics["offset_fidelity"] = faithful / len(chunks) if chunks else None
         metrics["boundary_rate"] = at_boundary / len(chunks) if chunks else None
+        metrics |= _document_shape(ctx)
         by_doc: dict[str, list[tuple[int, int]]] = defaultdict(list)
         for c in chunks:
             by_doc[c.doc_id].append((c.start, c.end))

@@ -31,6 +31,16 @@ def prf(tp_pred: int, n_pred: int, tp_gold: int, n_gold: int) -> tuple[float, fl
     return precision, recall, f1
 
 
+def type_shift(now: dict[str, int], before: dict[str, int]) -> float:
+    """Total variation distance between two type distributions: the share of mentions that
+    would have to change type for one mix to become the other (0 same, 1 disjoint)."""
+    a, b = sum(now.values()), sum(before.values())
+    if not a or not b:
+        return 0.0 if a == b else 1.0
+    types = set(now) | set(before)
+    return 0.5 * sum(abs(now.get(t, 0) / a - before.get(t, 0) / b) for t in types)
+
+
 class IEGate:
     name = "ie"
 
@@ -40,6 +50,7 @@ class IEGate:
         metrics: dict[str, float | None] = {
             "predicted_triples": float(len(facts)),
             "failed_chunk_share": self._failed_share(ctx.extraction),
+            **self._yield(ctx),
         }
         details: dict[str, object] = {}
         violations, checked = self._type_violations(ctx, types)
@@ -104,6 +115,27 @@ class IEGate:
         ][:n]
         details["missed"] = [list(g) for g in gold if not any(strict(g, p) for p in predicted)][:n]
         return GateResult(self.name, metrics, details)
+
+    @staticmethod
+    def _yield(ctx: GateContext) -> dict[str, float | None]:
+        """What extraction found per 1,000 chunk tokens (a chunk size changes neither much),
+        and how far its mix of mention types moved from the baseline's: the signs of an
+        extractor narrowed, relations dropped or a prompt that changed what it finds, with no
+        gold set needed."""
+        tokens = sum(c.n_tokens for c in ctx.chunks)
+        mentions = sum(ctx.mention_types.values())
+        measured = bool(tokens and ctx.mention_types and ctx.extraction is not None)
+        shift = None
+        before = ctx.baseline.mention_types if ctx.baseline is not None else {}
+        if measured and before:
+            shift = type_shift(ctx.mention_types, before)
+        return {
+            "mentions_per_1k_tokens": 1000 * mentions / tokens if measured else None,
+            "relations_per_1k_tokens": 1000 * sum(ctx.relation_kinds.values()) / tokens
+            if measured
+            else None,
+            "type_shift": shift,
+        }
 
     @staticmethod
     def _failed_share(extraction: dict[str, Any] | None) -> float | None:

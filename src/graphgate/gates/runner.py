@@ -12,6 +12,7 @@ from graphgate.core.runs import COMPLETE, Run, RunRegistry, replace_text
 from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.gates.bands import Band, history_bands, usable_bands
 from graphgate.gates.base import FAIL, ORDER, PASS, UNMEASURED, WARN, Gate, GateResult, apply_rules
+from graphgate.gates.causes import cause_notes
 from graphgate.gates.community import CommunityGate, HierarchyGate
 from graphgate.gates.context import GateContext, load_context
 from graphgate.gates.data_chunk import ChunkGate, DataGate
@@ -72,7 +73,7 @@ def evaluate_gates(
             apply_rules(result, rules, (baseline or {}).get(result.gate), bands, settings)
         )
     report = GatesReport(ctx.run_id, ctx.baseline.run_id if ctx.baseline else None, results)
-    report.notes = _cross_readings(report, baseline) + _causes(report, baseline)
+    report.notes = _cross_readings(report, baseline) + cause_notes(report.results, baseline)
     report.notes.append(_thresholds_note(bands, history_runs, settings))
     return report
 
@@ -87,28 +88,6 @@ def _thresholds_note(bands: dict[str, Band] | None, runs: int, settings: GateSet
         f"thresholds: fixed rules ({runs} comparable runs stored, "
         f"{settings.history_min_runs} needed; `graphgate gates calibrate` indexes more seeds)"
     )
-
-
-def _causes(report: GatesReport, baseline: dict[str, dict[str, Any]] | None) -> list[str]:
-    """What a flagged metric means for the stage behind it, in words."""
-    notes: list[str] = []
-    graph = next((r for r in report.results if r.gate == "graph"), None)
-    community = next((r for r in report.results if r.gate == "community"), None)
-    if graph is not None and graph.verdicts.get("near_duplicate_rate") in {WARN, FAIL}:
-        before = ((baseline or {}).get("graph") or {}).get("near_duplicate_rate")
-        was = f" (baseline {before:.4f})" if isinstance(before, float) else ""
-        samples = "; ".join(graph.details.get("near_duplicates", [])[:3])
-        notes.append(
-            "entity resolution leaves more likely duplicates apart: near-duplicate rate "
-            f"{graph.metrics['near_duplicate_rate']:.4f}{was}, e.g. {samples}"
-        )
-    if community is not None and community.verdicts.get("baseline_ari_gap") in {WARN, FAIL}:
-        m = community.metrics
-        notes.append(
-            f"the partition moved from the baseline's (ARI {m['ari_vs_baseline']:.3f}) more than "
-            f"a change of seed moves it (ARI {m['ari_min']:.3f}): the graph under it changed"
-        )
-    return notes
 
 
 def _cross_readings(report: GatesReport, baseline: dict[str, dict[str, Any]] | None) -> list[str]:
