@@ -1,7 +1,7 @@
 """Do the gates catch what they exist to catch? Regressions injected one at a time, judged
 against a baseline, with controls that must pass; one run, one corpus.
 
-    .venv/bin/python benchmarks/gate_sensitivity.py CORPUS [--testset T] [--workspace WS] [--seeds 3]
+    .venv/bin/python benchmarks/gate_sensitivity.py CORPUS [--testset T] [--workspace WS]
 
 ``graphgate.app.sensitivity.gate_sensitivity`` does the work: CORPUS indexed as the baseline
 (seed 0) and calibrated under ``--seeds`` other seeds (the history the bands come from); then

@@ -211,3 +211,19 @@ def test_unreadable_model_answers_are_flagged_at_the_ie_gate(
 def _index_llm(ws_path: Path, corpus: Path, options: dict[str, Any]) -> str:
     with Workspace(ws_path, **options) as ws:
         return ws.index(corpus, full=True).run_id
+
+
+def test_a_corpus_that_grows_is_judged_by_its_recent_runs(
+    small_corpus: Path, tmp_path: Path
+) -> None:
+    """Three syncs, each with a new document: no run is comparable with another, so the gates
+    judge by the band of the recent runs (counts by the fixed rules) and say so."""
+    with Workspace(tmp_path / "ws") as ws:
+        ws.index(small_corpus)
+        for n, who in enumerate(["Belle", "Fezziwig", "Topper"]):
+            extra = tmp_path / f"extra{n}.txt"
+            extra.write_text(f"{who} knew Ebenezer Scrooge in London. {who} was kind to him.")
+            ws.add([extra])
+        note = ws.gates(ws.runs.current_id()).notes[-1]
+    assert note.startswith("thresholds: history of 3 recent runs"), note
+    assert "evolving corpus" in note

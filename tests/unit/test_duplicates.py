@@ -1,5 +1,6 @@
 """Likely duplicates that name blocking misses: acronyms, shared aliases, short forms in one
-document, near name vectors; never across types, never an ambiguous short name."""
+document, shared neighbours, near name vectors; never across types, never an ambiguous short
+name, never two people with other first names."""
 
 from __future__ import annotations
 
@@ -91,3 +92,34 @@ def test_the_graph_gate_reports_near_duplicates_with_samples() -> None:
         "International Business Machines ~ IBM (acronym)",
         "Amazon Web Services ~ AWS (acronym)",
     ]
+
+
+def test_names_with_a_word_in_common_and_the_same_neighbours_are_likely_one() -> None:
+    entities = [
+        _e("a", "Acme Corp"),
+        _e("b", "Acme Corporation", docs=("d2",)),  # another document: blocking cannot see it
+        _e("c", "Acme Bank"),  # the same word, other neighbours
+        _e("p", "Bob Cratchit", "PERSON"),
+        _e("q", "Martha Cratchit", "PERSON"),  # a sister, not a second spelling of Bob
+        _e("r", "J. Marley", "PERSON"),
+        _e("s", "Jacob Marley", "PERSON"),
+        _e("x", "Ann Lee", "PERSON"),
+        _e("y", "Tom Hart", "PERSON"),
+        _e("z", "London", "GPE"),
+    ]
+    people, place = {"x", "y"}, {"z"}
+    neighbours = {
+        "a": people | place,
+        "b": people | {"q"},
+        "c": {"q", "r", "z"},
+        "p": {"x", "y", "z"},
+        "q": {"x", "y", "z"},
+        "r": {"x", "y"},
+        "s": {"x", "y", "z"},
+        "x": set(),
+        "y": set(),
+        "z": set(),
+    }
+    found = {(p.a, p.b, p.reason) for p in likely_duplicates(entities, neighbours=neighbours)}
+    assert found == {("a", "b", "shared neighbours"), ("r", "s", "shared neighbours")}
+    assert likely_duplicates(entities) == []  # no neighbours given: the signal is off

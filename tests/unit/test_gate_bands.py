@@ -110,3 +110,45 @@ def test_the_trends_carry_the_baselines_history_band(tmp_path: Path) -> None:
     _run(registry, 2, 97.0)
     trend = next(t for t in gate_trends(registry, settings) if t["metric"] == "components")
     assert (trend["band_low"], trend["band_high"], trend["band_runs"]) == (97.0, 104.0, 3)
+    assert trend["band_source"] == "comparable runs"
+
+
+def test_an_evolving_corpus_is_judged_by_its_recent_runs_without_counts(tmp_path: Path) -> None:
+    """Each sync adds a document: no two runs are comparable, so the last runs with the same
+    index settings make the bands, one per state of the corpus, of what does not count."""
+    from graphgate.gates.bands import recent_bands
+
+    def synced(
+        docs: tuple[str, ...], rate: float, settings: dict[str, object] | None = None
+    ) -> Run:
+        run = _run(registry, 0, None, docs=docs, settings=settings)
+        metrics = {"orphan_rate": rate, "nodes": 10.0 * len(docs)}
+        run.gates_path.write_text(json.dumps({"gates": [{"gate": "graph", "metrics": metrics}]}))
+        return run
+
+    registry = RunRegistry(tmp_path)
+    synced(("a",), 0.50)  # outside the window of 3
+    synced(("a", "b"), 0.20)
+    synced(("a", "b"), 0.20)  # the same documents again: one state of the corpus
+    synced(("a", "b", "c"), 0.22)
+    synced(("a", "b", "c", "d"), 0.21, settings={**SETTINGS, "chunk": {"size_tokens": 60}})
+    synced(("a", "b", "c", "d", "e"), 0.24)
+    judged = synced(("a", "b", "c", "d", "e", "f"), 0.40)
+    stored = _stored(registry)
+    assert history_bands(registry, judged, judged, stored)[1] == 0
+    bands, runs = recent_bands(registry, judged, judged, stored, window=3)
+    assert runs == 3
+    assert bands == {"graph.orphan_rate": Band(0.20, 0.24, 3, "recent runs")}  # nodes: a count
+    verdict, reason = judge_metric(
+        0.40, GateRule(direction="lower"), 0.24, bands["graph.orphan_rate"], GateSettings()
+    )
+    assert verdict == WARN and "of 3 recent runs" in reason
+    assert recent_bands(registry, judged, judged, stored, window=0) == ({}, 0)
+    set_baseline(registry, judged.run_id)  # the trend charts: the baseline's band, itself in
+    trends = gate_trends(registry, GateSettings(history_window=3))
+    trend = next(t for t in trends if t["metric"] == "orphan_rate")
+    assert (trend["band_low"], trend["band_high"], trend["band_source"]) == (
+        0.22,
+        0.40,
+        "recent runs",
+    )

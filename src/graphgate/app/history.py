@@ -18,7 +18,7 @@ from graphgate.core.manifest import RunManifest
 from graphgate.core.runs import INTERRUPTED, Run, RunRegistry
 from graphgate.evaluate.harness import RESULTS, SUMMARY
 from graphgate.evaluate.records import EvalRecord, parse_record, parse_summary
-from graphgate.gates.bands import Band, history_bands, usable_bands
+from graphgate.gates.bands import Band, judging_bands
 from graphgate.gates.runner import baseline_id, stored_gates
 
 _RUN_ID = re.compile(r"^\d{8}-\d{9}-[0-9a-f]{6}$")
@@ -57,6 +57,7 @@ class MetricTrend(TypedDict):
     band_low: float | None
     band_high: float | None
     band_runs: int
+    band_source: str | None  # "comparable runs" (other seeds) or "recent runs" (evolving)
     points: list[TrendPoint]
 
 
@@ -117,8 +118,7 @@ def gate_trends(registry: RunRegistry, settings: GateSettings) -> list[MetricTre
     measured = [(run.run_id, stored) for run in registry.list() if (stored := stored_gates(run))]
     bands: dict[str, Band] = {}
     if base is not None and (registry.runs_dir / base).is_dir():
-        found, _ = history_bands(registry, registry.get(base), None, dict(measured))
-        bands = usable_bands(found, settings.history_min_runs)
+        bands, _ = judging_bands(registry, registry.get(base), None, dict(measured), settings)
     # One point per run for every metric (None where a run lacks it: a metric measured only
     # against a baseline, say), so every chart shares one axis of runs.
     series: dict[tuple[str, str], list[TrendPoint]] = {}
@@ -155,6 +155,7 @@ def gate_trends(registry: RunRegistry, settings: GateSettings) -> list[MetricTre
                 "band_low": band.low if band else None,
                 "band_high": band.high if band else None,
                 "band_runs": band.runs if band else 0,
+                "band_source": band.source if band else None,
                 "points": points,
             }
         )

@@ -141,12 +141,14 @@ def _default_rules() -> dict[str, GateRule]:
         "graph.nodes": r(direction="higher", fail_below=1, warn_relative=None),
         # Per document, so a corpus that grows is compared like for like.
         "graph.entities_per_document": r(direction="stable", warn_relative=0.03),
+        "graph.edges_per_document": r(direction="stable", warn_relative=0.05),
         "graph.orphan_rate": r(direction="lower", fail_jump=0.10),
         "graph.duplicate_rate": r(direction="lower", warn_relative=0.25),
         "graph.near_duplicate_rate": r(direction="lower", warn_relative=0.25),
         "graph.hub_share": r(direction="lower", warn_relative=0.5),
         "graph.components": r(direction="lower", warn_relative=0.25),
         "community.modularity": r(direction="higher"),
+        "community.communities_per_document": r(direction="stable", warn_relative=0.1),
         "community.ari_min": r(direction="higher", fail_below=0.5),
         "community.nmi_min": r(direction="higher", fail_below=0.5),
         "community.ari_vs_baseline": r(direction="higher", fail_below=0.5, warn_relative=None),
@@ -202,6 +204,13 @@ class GateSettings(Section):
         description="Comparable runs (the same documents and index settings, other seeds) a "
         "workspace must hold before a metric is judged by their band instead of the fixed "
         "rules' tolerance around the baseline.",
+    )
+    history_window: int = Field(
+        5,
+        ge=0,
+        description="Without enough comparable runs (a corpus that changes between runs), "
+        "the last this many runs with the same index settings make the bands of the metrics "
+        "that do not count things; 0: fixed rules instead.",
     )
     history_margin: float = Field(
         0.02,

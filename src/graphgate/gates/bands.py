@@ -4,9 +4,12 @@ Runs are comparable when they indexed the same documents (ids and content) with 
 settings except the seed: their spread is what chance (Leiden's seed) moves a metric. A run is
 judged by the band of the runs comparable with its baseline (without one, with itself): with
 ``gates.history_min_runs`` of them stored, a metric outside its band widened by
-``gates.history_margin`` warns on its bad side, naming the band and how many runs made it;
-with fewer, the fixed rules judge (the report says which). ``graphgate gates calibrate``
-indexes a few seeds on purpose to build that history.
+``gates.history_margin`` warns on its bad side, naming the band and how many runs made it.
+A corpus that evolves (a sync a day) has no comparable runs: then the last
+``gates.history_window`` runs with the same index settings make the bands, of the metrics that
+do not count things (rates, shares, per-document figures). With fewer runs than that, the
+fixed rules judge; the report says which. ``graphgate gates calibrate`` indexes a few seeds on
+purpose to build a comparable history.
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ class Band:
     low: float
     high: float
     runs: int
+    # Where it came from, as a reason names it: "comparable runs" (same documents and index
+    # settings, other seeds) or "recent runs" (the last runs of an evolving corpus).
+    source: str = "comparable runs"
 
     def widened(self, margin: float) -> tuple[float, float]:
         """The band, widened on each side by ``margin`` of its centre, or by half its own
@@ -46,6 +52,82 @@ class Band:
         centre = (self.low + self.high) / 2
         slack = max(margin * abs(centre), (self.high - self.low) / 2, 1e-9)
         return self.low - slack, self.high + slack
+
+
+# Metrics that count things, and so grow with a corpus: an evolving corpus's recent runs give
+# them no band (their rates, shares and per-document figures are compared instead).
+COUNTS = frozenset(
+    {
+        "data.documents",
+        "data.added",
+        "data.changed",
+        "data.removed",
+        "data.missing_identity",
+        "chunk.chunks",
+        "chunk.tokens_max",
+        "chunk.chars_max",
+        "ie.predicted_triples",
+        "ie.type_violations",
+        "graph.nodes",
+        "graph.edges",
+        "graph.degree_max",
+        "graph.degree_p95",
+        "graph.components",
+        "graph.conflicts",
+        "community.communities",
+        "hierarchy.levels",
+        "hierarchy.leaf_depth_max",
+        "hierarchy.depth_spread",
+        "hierarchy.children_not_contained",
+        "summary.reports",
+        "summary.hallucinated_claims",
+    }
+)
+
+
+def settings_key(run: Run) -> str | None:
+    """The index settings alone (documents and seed left out); None for an unreadable run."""
+    try:
+        settings = run.manifest().settings
+    except GraphgateError:
+        return None
+    indexed = {k: settings.get(k) for k in INDEX_SECTIONS}
+    return hashlib.sha256(json.dumps(indexed, sort_keys=True).encode()).hexdigest()
+
+
+def recent_bands(
+    registry: RunRegistry,
+    reference: Run,
+    judged: Run | None,
+    stored: dict[str, dict[str, Any]],
+    window: int,
+) -> tuple[dict[str, Band], int]:
+    """Bands from the last ``window`` complete runs indexed with ``reference``'s settings,
+    whatever their documents (a corpus that evolves: each sync a run), ``judged`` left out and
+    counts left out (they grow with the corpus); and how many runs (states of the corpus)
+    they came from."""
+    key = settings_key(reference)
+    if key is None or window < 1:
+        return {}, 0
+    # One run per state of the corpus (the latest): re-runs of one document set say nothing
+    # of how far a change of documents moves a metric.
+    chosen: dict[str | None, Run] = {}
+    for other in reversed(registry.list()):
+        if len(chosen) == window:
+            break
+        if (judged is not None and other.run_id == judged.run_id) or other.run_id not in stored:
+            continue
+        if registry.state(other) == COMPLETE and settings_key(other) == key:
+            chosen.setdefault(comparability_key(other), other)
+    values: dict[str, list[float]] = {}
+    for other in chosen.values():
+        for gate in stored[other.run_id].get("gates", []):
+            for name, value in gate.get("metrics", {}).items():
+                metric = f"{gate['gate']}.{name}"
+                if isinstance(value, int | float) and metric not in COUNTS:
+                    values.setdefault(metric, []).append(float(value))
+    source = "recent runs"
+    return {k: Band(min(v), max(v), len(v), source) for k, v in values.items()}, len(chosen)
 
 
 def comparability_key(run: Run) -> str | None:
@@ -92,6 +174,24 @@ def history_bands(
     return bands, runs
 
 
+def judging_bands(
+    registry: RunRegistry,
+    reference: Run,
+    judged: Run | None,
+    stored: dict[str, dict[str, Any]],
+    settings: GateSettings,
+) -> tuple[dict[str, Band], int]:
+    """The bands a run is judged by, and how many runs made them: those of the runs
+    comparable with ``reference``; with too few, those of its recent runs (an evolving
+    corpus); only bands of at least ``gates.history_min_runs`` runs (none: fixed rules)."""
+    bands, runs = history_bands(registry, reference, judged, stored)
+    if runs < settings.history_min_runs:
+        recent, made = recent_bands(registry, reference, judged, stored, settings.history_window)
+        if made >= settings.history_min_runs:
+            bands, runs = recent, made
+    return usable_bands(bands, settings.history_min_runs), runs
+
+
 def usable_bands(bands: dict[str, Band], min_runs: int) -> dict[str, Band]:
     """The bands measured by at least ``min_runs`` runs (a metric only some runs have, such as
     the ARI against a baseline, keeps its fixed rule until enough have it)."""
@@ -108,6 +208,6 @@ def judge_by_band(
     if not (below or above):
         return None
     return "WARN", (
-        f"{value:.4g}, outside {band.low:.4g}–{band.high:.4g} of {band.runs} comparable runs "
+        f"{value:.4g}, outside {band.low:.4g}–{band.high:.4g} of {band.runs} {band.source} "
         f"(± {settings.history_margin:.0%})"
     )

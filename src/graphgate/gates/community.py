@@ -69,6 +69,10 @@ class CommunityGate:
                 degrees[index[r.target_id]] += 1
         metrics: dict[str, float | None] = {
             "communities": float(len(ctx.communities)),
+            # Per document, so a corpus that grows is compared like for like.
+            "communities_per_document": len(ctx.communities) / len(ctx.documents)
+            if ctx.documents and ctx.communities
+            else None,
             "modularity": stability.get("modularity_level0"),
             "null_modularity": null_model_modularity([d for d in degrees if d], 0),
             "ari_min": (stability.get("ari") or {}).get("min"),

@@ -3,12 +3,14 @@ thing under two names. Blocking (one normalised spelling) cannot see "IBM" besid
 "International Business Machines", or "Obama" beside "Barack Obama" in the same article; when
 resolution stops merging, these are what grows.
 
-Four signals, each a pair of entities of the same type with different blocking keys:
+Five signals, each a pair of entities of the same type with different blocking keys:
 an acronym (the initials of the long name's words), a shared alias, a short form of a person's
 name (the first or last words of the long one, both in one document: "Roosevelt" beside
 "Franklin Roosevelt"; for places and organisations the short name is mostly another thing,
-"Boston" beside "Boston United"), and name vectors closer than a cosine (the index's own
-``entity_name_vectors``).
+"Boston" beside "Boston United"), shared neighbours (names with a word in common whose
+neighbours are mostly the same: "Acme Corp" and "Acme Corporation" beside the same people; two
+people must agree on the first name, or "Bob Cratchit" would be "Martha Cratchit"), and name
+vectors closer than a cosine (the index's own ``entity_name_vectors``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,7 +34,11 @@ _MINOR = {"of", "the", "and", "for", "in", "on", "at", "to", "de", "la", "&"}
 # Name-vector pairs compared per block, so a large type never builds one huge matrix.
 _BLOCK = 2048
 # Samples first of what resolution would merge (short forms, aliases), then the rest.
-_RANK = {"short form": 0, "alias": 1, "name vector": 2, "acronym": 3}
+_RANK = {"short form": 0, "alias": 1, "shared neighbours": 2, "name vector": 3, "acronym": 4}
+# Shared neighbours: at least this many, and this share of the two neighbourhoods' union.
+_MIN_SHARED, _MIN_JACCARD = 2, 0.5
+# A word more names than this hold ("john", "river") pairs too many to be a signal.
+_MAX_WORD_GROUP = 200
 
 
 _Add = Callable[[Entity, Entity, str], None]
@@ -60,8 +66,10 @@ def likely_duplicates(
     entities: Sequence[Entity],
     name_vectors: tuple[list[str], npt.NDArray[np.float32]] | None = None,
     min_cosine: float = 0.95,
+    neighbours: Mapping[str, set[str]] | None = None,
 ) -> list[DuplicatePair]:
-    """Every likely-duplicate pair, once, with the first signal that found it."""
+    """Every likely-duplicate pair, once, with the first signal that found it; ``neighbours``
+    (entity id -> the ids it has an edge with) adds the shared-neighbour signal."""
     kept = [e for e in entities if e.type != CONCEPT and blocking_key(e.name)]
     keys = {e.id: blocking_key(e.name) for e in kept}
     by_type: dict[str, list[Entity]] = defaultdict(list)
@@ -80,6 +88,8 @@ def likely_duplicates(
         _aliases(group, add)
         if kind == PERSON:
             _short_forms(group, keys, add)
+        if neighbours is not None:
+            _shared_neighbours(group, keys, neighbours, kind == PERSON, add)
     if name_vectors is not None:
         _near_vectors(by_type, name_vectors, min_cosine, add)
     return sorted(found.values(), key=lambda p: (_RANK[p.reason.split(" 0")[0]], p.a, p.b))
@@ -127,6 +137,42 @@ def _short_forms(group: Sequence[Entity], keys: dict[str, str], add: _Add) -> No
         longs = {long.id: long for long in ends.get(keys[e.id], []) if docs & set(long.doc_ids)}
         if len(longs) == 1:
             add(e, next(iter(longs.values())), "short form")
+
+
+def _first_names_agree(a: list[str], b: list[str]) -> bool:
+    """Both one word, or the same first word, or one an initial of the other ("j" ~ "john")."""
+    if len(a) < 2 or len(b) < 2:
+        return True
+    x, y = sorted((a[0], b[0]), key=len)
+    return x == y or (len(x) == 1 and y.startswith(x))
+
+
+def _shared_neighbours(
+    group: Sequence[Entity],
+    keys: dict[str, str],
+    neighbours: Mapping[str, set[str]],
+    person: bool,
+    add: _Add,
+) -> None:
+    by_word: dict[str, list[Entity]] = defaultdict(list)
+    for e in group:
+        if len(neighbours.get(e.id, ())) >= _MIN_SHARED:
+            for word in set(keys[e.id].split()):
+                if len(word) >= 3 and word not in _MINOR:
+                    by_word[word].append(e)
+    for members in by_word.values():
+        if len(members) > _MAX_WORD_GROUP:
+            continue
+        for i, x in enumerate(members):
+            around_x = neighbours[x.id] - {x.id}
+            for y in members[i + 1 :]:
+                around_y = neighbours[y.id] - {y.id}
+                shared = len(around_x & around_y)
+                if shared < _MIN_SHARED or shared < _MIN_JACCARD * len(around_x | around_y):
+                    continue
+                if person and not _first_names_agree(keys[x.id].split(), keys[y.id].split()):
+                    continue
+                add(x, y, "shared neighbours")
 
 
 def _near_vectors(

@@ -30,7 +30,13 @@ class GraphGate:
             cols.append(b)
         keys = Counter(blocking_key(e.name) for e in ctx.entities)
         duplicates = sum(count - 1 for count in keys.values() if count > 1)
-        near = likely_duplicates(ctx.entities, ctx.name_vectors, ctx.settings.near_duplicate_cosine)
+        neighbours: dict[str, set[str]] = {eid: set() for eid in ids}
+        for r in ctx.relationships:
+            neighbours[r.source_id].add(r.target_id)
+            neighbours[r.target_id].add(r.source_id)
+        near = likely_duplicates(
+            ctx.entities, ctx.name_vectors, ctx.settings.near_duplicate_cosine, neighbours
+        )
         total_degree = float(degree.sum())
         components = None
         if n:
@@ -41,6 +47,9 @@ class GraphGate:
             "nodes": float(n) if ctx.extraction is not None else None,
             "edges": float(len(ctx.relationships)),
             "entities_per_document": n / len(ctx.documents)
+            if ctx.documents and ctx.extraction is not None
+            else None,
+            "edges_per_document": len(ctx.relationships) / len(ctx.documents)
             if ctx.documents and ctx.extraction is not None
             else None,
             "orphan_rate": float((degree == 0).mean()) if n else None,

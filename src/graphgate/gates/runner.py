@@ -10,7 +10,7 @@ from graphgate.core.config import GateSettings
 from graphgate.core.errors import RunStateError
 from graphgate.core.runs import COMPLETE, Run, RunRegistry, replace_text
 from graphgate.evaluate.predicates import PredicateMatcher
-from graphgate.gates.bands import Band, history_bands, usable_bands
+from graphgate.gates.bands import Band, judging_bands
 from graphgate.gates.base import FAIL, ORDER, PASS, UNMEASURED, WARN, Gate, GateResult, apply_rules
 from graphgate.gates.causes import cause_notes
 from graphgate.gates.community import CommunityGate, HierarchyGate
@@ -80,9 +80,16 @@ def evaluate_gates(
 
 def _thresholds_note(bands: dict[str, Band] | None, runs: int, settings: GateSettings) -> str:
     if bands:
+        source = next(iter(bands.values())).source
+        where = (
+            "same documents and index settings, one a seed"
+            if source == "comparable runs"
+            else "the last runs with these index settings, an evolving corpus; counts by the "
+            "fixed rules"
+        )
         return (
-            f"thresholds: history of {runs} comparable runs (same documents and index "
-            f"settings, one a seed) for {len(bands)} metrics; fixed rules for the rest"
+            f"thresholds: history of {runs} {source} ({where}) for {len(bands)} metrics; fixed "
+            "rules for the rest"
         )
     return (
         f"thresholds: fixed rules ({runs} comparable runs stored, "
@@ -172,8 +179,7 @@ def judge_run(
     else:
         baseline = None
     history = {r.run_id: s for r in registry.list() if (s := stored_gates(r)) is not None}
-    bands, runs = history_bands(registry, baseline or run, run, history)
-    bands = usable_bands(bands, settings.history_min_runs)
+    bands, runs = judging_bands(registry, baseline or run, run, history, settings)
     ctx = load_context(run, settings, baseline, predicates)
     return evaluate_gates(ctx, settings, previous, bands, runs)
 

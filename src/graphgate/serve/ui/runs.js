@@ -77,8 +77,8 @@
       ["fails below", trend.fail_below, "#e15759"],
       ["fails above", trend.fail_above, "#e15759"],
       ["baseline", trend.baseline, "#59a14f"],
-      [`history band (${trend.band_runs} runs)`, trend.band_low, "#9c9c9c"],
-      [`history band (${trend.band_runs} runs) `, trend.band_high, "#9c9c9c"],
+      [`history band (${trend.band_runs} ${trend.band_source || "runs"})`, trend.band_low, "#9c9c9c"],
+      [`history band (${trend.band_runs} ${trend.band_source || "runs"}) `, trend.band_high, "#9c9c9c"],
     ]) {
       if (value === null || value === undefined) continue;
       datasets.push({ label, data: flat(value, n), borderColor: colour, borderDash: [6, 4], pointRadius: 0, borderWidth: 1.5 });
