@@ -29,7 +29,7 @@ def main() -> None:
     parser.add_argument("corpus", type=Path, help="A .jsonl corpus or a folder (the demo's).")
     parser.add_argument("--testset", type=Path, help="Questions for the Gen gate's evaluation.")
     parser.add_argument("--workspace", type=Path, help="A new folder (default: a temporary one).")
-    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--seeds", type=int, default=3, help="0: judged by the fixed rules.")
     args = parser.parse_args()
     root = args.workspace or Path(tempfile.mkdtemp(prefix="gate-sensitivity-"))
     started = time.perf_counter()

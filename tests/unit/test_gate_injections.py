@@ -244,3 +244,17 @@ def test_the_harness_warms_only_its_own_modes(tmp_path: Path) -> None:
     harness = EvalHarness({"mine": retriever}, Silent(), DeterministicJudge(), EvalSettings())
     harness.run(cases, ["mine"], tmp_path)
     assert retriever.calls == 3
+
+
+def test_the_sensitivity_check_refuses_a_workspace_in_use(tmp_path: Path) -> None:
+    from graphgate.app.sensitivity import gate_sensitivity
+    from graphgate.core.errors import ConfigError
+
+    used = tmp_path / "ws"
+    used.mkdir()
+    (used / "CURRENT").write_text("run")
+    with pytest.raises(ConfigError, match="not empty") as refused:
+        gate_sensitivity(used, tmp_path / "corpus")
+    assert "new folder" in str(refused.value.fix) and sorted(p.name for p in used.iterdir()) == [
+        "CURRENT"
+    ]

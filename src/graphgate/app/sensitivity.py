@@ -11,11 +11,13 @@ everything: it is the check that the pipeline gives the same artifacts again.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from graphgate.core.errors import ConfigError
 from graphgate.core.modes import DEFAULT_MODE
 from graphgate.core.runs import RunRegistry
 from graphgate.gates.injections import INJECTIONS, Injection
@@ -141,17 +143,24 @@ def gate_sensitivity(
     **overrides: Any,
 ) -> SensitivityReport:
     """The confusion table of ``injections`` on ``corpus``, in a new workspace at ``path``
-    (``overrides`` nest like the settings; ``scratch`` holds rewritten corpora and
+    (``seeds`` calibration runs; 0 leaves the fixed rules to judge; ``overrides`` nest like
+    the settings; ``scratch`` holds rewritten corpora and
     evaluations, default ``path``'s sibling). ``told`` hears each step as it starts."""
     from graphgate.app.workspace import Workspace
 
+    if path.exists() and any(path.iterdir()):
+        raise ConfigError(
+            f"{path} is not empty: the sensitivity check sets its own baseline and leaves "
+            "two dozen runs behind",
+            "give it a new folder (never a workspace in use)",
+        )
     scratch = scratch or path.with_name(path.name + "-scratch")
     scratch.mkdir(parents=True, exist_ok=True)
     quiet: dict[str, Any] = {
         **overrides,
         "gates": {**overrides.get("gates", {}), "run_on_index": False},
     }
-    evaluations = iter(range(1_000_000))
+    evaluations = itertools.count()
 
     def evaluate(ws: Workspace, name: str) -> None:
         """The current run evaluated in the default mode (the one the Gen gate judges)."""
@@ -165,9 +174,10 @@ def gate_sensitivity(
         ws.set_baseline(base)
         evaluate(ws, "baseline")
         base_seed = ws.settings.seed
-    told(f"calibration under {seeds} seeds")
-    with Workspace(path, **overrides) as ws:  # each calibration run's gates are its history
-        ws.calibrate_gates(seeds)
+    if seeds:  # 0: the fixed rules judge (what a workspace without history gets)
+        told(f"calibration under {seeds} seeds")
+        with Workspace(path, **overrides) as ws:  # each calibration run's gates: its history
+            ws.calibrate_gates(seeds)
     runs: list[tuple[str, str, Injection | None]] = []
     with Workspace(path, **quiet) as ws:
         told(SAME_SETTINGS)

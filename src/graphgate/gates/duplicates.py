@@ -7,10 +7,11 @@ Five signals, each a pair of entities of the same type with different blocking k
 an acronym (the initials of the long name's words), a shared alias, a short form of a person's
 name (the first or last words of the long one, both in one document: "Roosevelt" beside
 "Franklin Roosevelt"; for places and organisations the short name is mostly another thing,
-"Boston" beside "Boston United"), shared neighbours (names with a word in common whose
-neighbours are mostly the same: "Acme Corp" and "Acme Corporation" beside the same people; two
-people must agree on the first name, or "Bob Cratchit" would be "Martha Cratchit"), and name
-vectors closer than a cosine (the index's own ``entity_name_vectors``).
+"Boston" beside "Boston United"), shared neighbours (mostly the same neighbours, and
+every word of the shorter name begins a word of the longer: "Acme Corp" and "Acme Corporation"
+beside the same people, "J. Marley" and "Jacob Marley"; a word in common is not enough, "Reno
+International Airport" and "Oakland International Airport" share their neighbours in a list of
+airports), and name vectors closer than a cosine (the index's own ``entity_name_vectors``).
 """
 
 from __future__ import annotations
@@ -139,12 +140,18 @@ def _short_forms(group: Sequence[Entity], keys: dict[str, str], add: _Add) -> No
             add(e, next(iter(longs.values())), "short form")
 
 
-def _first_names_agree(a: list[str], b: list[str]) -> bool:
-    """Both one word, or the same first word, or one an initial of the other ("j" ~ "john")."""
-    if len(a) < 2 or len(b) < 2:
-        return True
-    x, y = sorted((a[0], b[0]), key=len)
-    return x == y or (len(x) == 1 and y.startswith(x))
+def _covered(a: list[str], b: list[str]) -> bool:
+    """Every word of the shorter name begins a word of its own in the longer ("acme corp" ~
+    "acme corporation", "j marley" ~ "jacob marley"; not "reno international airport" ~
+    "oakland international airport", not "bob cratchit" ~ "martha cratchit")."""
+    short, long = sorted((a, b), key=len)
+    free = list(long)
+    for word in short:
+        match = next((w for w in free if w.startswith(word)), None)
+        if match is None:
+            return False
+        free.remove(match)
+    return True
 
 
 def _shared_neighbours(
@@ -170,9 +177,11 @@ def _shared_neighbours(
                 shared = len(around_x & around_y)
                 if shared < _MIN_SHARED or shared < _MIN_JACCARD * len(around_x | around_y):
                     continue
-                if person and not _first_names_agree(keys[x.id].split(), keys[y.id].split()):
-                    continue
-                add(x, y, "shared neighbours")
+                words_x, words_y = keys[x.id].split(), keys[y.id].split()
+                if person and min(len(words_x), len(words_y)) < 2:
+                    continue  # a lone surname: the short-form signal's, in one document
+                if _covered(words_x, words_y):
+                    add(x, y, "shared neighbours")
 
 
 def _near_vectors(
