@@ -106,6 +106,8 @@ def test_names_with_a_word_in_common_and_the_same_neighbours_are_likely_one() ->
         _e("x", "Ann Lee", "PERSON"),
         _e("y", "Tom Hart", "PERSON"),
         _e("z", "London", "GPE"),
+        _e("m", "Reno International Airport", "FAC"),
+        _e("n", "Oakland International Airport", "FAC"),  # a list of airports: same neighbours
     ]
     people, place = {"x", "y"}, {"z"}
     neighbours = {
@@ -119,6 +121,8 @@ def test_names_with_a_word_in_common_and_the_same_neighbours_are_likely_one() ->
         "x": set(),
         "y": set(),
         "z": set(),
+        "m": people | place,
+        "n": people | place,
     }
     found = {(p.a, p.b, p.reason) for p in likely_duplicates(entities, neighbours=neighbours)}
     assert found == {("a", "b", "shared neighbours"), ("r", "s", "shared neighbours")}

@@ -49,6 +49,10 @@ def test_bands_come_from_comparable_runs_one_per_seed(tmp_path: Path) -> None:
     _run(registry, 0, 100.0)  # the baseline's seed again: not a second sample of chance
     _run(registry, 3, 500.0, docs=("a", "c"))  # other documents
     _run(registry, 4, 500.0, settings={**SETTINGS, "chunk": {"size_tokens": 60}})  # other settings
+    failed = _run(registry, 5, 900.0)  # a regression of these documents and settings
+    failed.gates_path.write_text(
+        json.dumps({**_stored(registry)[failed.run_id], "verdict": "FAIL"})
+    )
     judged = _run(registry, 0, 140.0, settings={**SETTINGS, "resolve": {"use_embeddings": False}})
     bands, runs = history_bands(registry, base, judged, _stored(registry))
     assert runs == 3
@@ -119,11 +123,12 @@ def test_an_evolving_corpus_is_judged_by_its_recent_runs_without_counts(tmp_path
     from graphgate.gates.bands import recent_bands
 
     def synced(
-        docs: tuple[str, ...], rate: float, settings: dict[str, object] | None = None
+        docs: tuple[str, ...], rate: float, settings: dict[str, object] | None = None, **kw: str
     ) -> Run:
         run = _run(registry, 0, None, docs=docs, settings=settings)
         metrics = {"orphan_rate": rate, "nodes": 10.0 * len(docs)}
-        run.gates_path.write_text(json.dumps({"gates": [{"gate": "graph", "metrics": metrics}]}))
+        gates = {"gates": [{"gate": "graph", "metrics": metrics}], **kw}
+        run.gates_path.write_text(json.dumps(gates))
         return run
 
     registry = RunRegistry(tmp_path)
@@ -133,6 +138,7 @@ def test_an_evolving_corpus_is_judged_by_its_recent_runs_without_counts(tmp_path
     synced(("a", "b", "c"), 0.22)
     synced(("a", "b", "c", "d"), 0.21, settings={**SETTINGS, "chunk": {"size_tokens": 60}})
     synced(("a", "b", "c", "d", "e"), 0.24)
+    synced(("a", "b", "c", "d", "e", "x"), 0.90, verdict="WARN")  # flagged: no measure of normal
     judged = synced(("a", "b", "c", "d", "e", "f"), 0.40)
     stored = _stored(registry)
     assert history_bands(registry, judged, judged, stored)[1] == 0

@@ -160,7 +160,7 @@ def _default_rules() -> dict[str, GateRule]:
         "community.repeated_partition_ari": r(
             direction="higher", warn_below=0.999, warn_relative=None
         ),
-        "hierarchy.levels": r(direction="stable", warn_relative=0.3),
+        "hierarchy.levels": r(direction="stable", warn_relative=0.2),
         "hierarchy.children_not_contained": r(direction="lower", fail_above=0),
         "hierarchy.leakage": r(direction="lower", warn_relative=0.25),
         "hierarchy.depth_spread": r(direction="lower", warn_relative=0.5),

@@ -54,6 +54,9 @@ class Band:
         return self.low - slack, self.high + slack
 
 
+# A recent run whose stored gates said this is left out of an evolving corpus's band.
+_FLAGGED = frozenset({"WARN", "FAIL"})
+
 # Metrics that count things, and so grow with a corpus: an evolving corpus's recent runs give
 # them no band (their rates, shares and per-document figures are compared instead).
 COUNTS = frozenset(
@@ -104,8 +107,9 @@ def recent_bands(
 ) -> tuple[dict[str, Band], int]:
     """Bands from the last ``window`` complete runs indexed with ``reference``'s settings,
     whatever their documents (a corpus that evolves: each sync a run), ``judged`` left out and
-    counts left out (they grow with the corpus); and how many runs (states of the corpus)
-    they came from."""
+    counts left out (they grow with the corpus), runs that warned or failed when judged left
+    out (a regression is not what the corpus's change normally moves); and how many runs
+    (states of the corpus) they came from."""
     key = settings_key(reference)
     if key is None or window < 1:
         return {}, 0
@@ -117,6 +121,8 @@ def recent_bands(
             break
         if (judged is not None and other.run_id == judged.run_id) or other.run_id not in stored:
             continue
+        if stored[other.run_id].get("verdict") in _FLAGGED:
+            continue  # a run flagged when it was judged is no measure of normal
         if registry.state(other) == COMPLETE and settings_key(other) == key:
             chosen.setdefault(comparability_key(other), other)
     values: dict[str, list[float]] = {}
@@ -149,8 +155,9 @@ def history_bands(
     registry: RunRegistry, reference: Run, judged: Run | None, stored: dict[str, dict[str, Any]]
 ) -> tuple[dict[str, Band], int]:
     """Bands by "gate.metric" from the stored gates of the runs comparable with ``reference``
-    (the baseline: what the judged run should look like; it counts itself), ``judged`` left
-    out, and how many runs they came from. ``stored``: run id -> its stored gates."""
+    (the baseline: what the judged run should look like; it counts itself), ``judged`` and
+    runs whose gates failed left out, and how many runs they came from. ``stored``: run id ->
+    its stored gates."""
     key = comparability_key(reference)
     if key is None:
         return {}, 0
@@ -163,6 +170,8 @@ def history_bands(
             continue
         if registry.state(other) != COMPLETE or comparability_key(other) != key:
             continue
+        if other.run_id != reference.run_id and stored[other.run_id].get("verdict") == "FAIL":
+            continue  # a failed run of these documents and settings: a regression, not chance
         by_seed.setdefault(other.manifest().seed, other)
     runs = len(by_seed)
     for other in by_seed.values():
