@@ -227,3 +227,21 @@ def test_a_corpus_that_grows_is_judged_by_its_recent_runs(
         note = ws.gates(ws.runs.current_id()).notes[-1]
     assert note.startswith("thresholds: history of 3 recent runs"), note
     assert "evolving corpus" in note
+
+
+def test_calibration_runs_with_the_workspaces_own_pipeline(small_workspace: Workspace) -> None:
+    """A workspace given a pipeline of its own calibrates with it: each calibration run went
+    through its stages, not the default ones."""
+    from graphgate.gates.injections import lineage_lost
+
+    seen: list[str] = []
+
+    def counted(fn: Any, ctx: Any, tables: Any) -> Any:
+        seen.append(ctx.run.run_id)
+        return lineage_lost(fn, ctx, tables)
+
+    own = Injection("own", frozenset({"data"}), "data.lineage_coverage", stage=("resolve", counted))
+    pipelines = {"graph": own.pipeline(small_workspace.pipelines)}
+    with Workspace(small_workspace.path, pipelines=pipelines) as ws:
+        made, _ = ws.calibrate_gates(2)
+    assert seen == made

@@ -38,8 +38,15 @@ def calibrate_gates(
     try:
         for offset in range(1, seeds + 1):
             settings = ws.settings.model_copy(update={"seed": ws.settings.seed + offset})
+            # The parts the workspace was given (a pipeline, a summarizer of one's own) too:
+            # a calibration run must be what the calibrated runs are.
             other = type(ws)(
-                ws.path, settings=settings, store_backends=ws.stores, embedder=ws.embedder
+                ws.path,
+                settings=settings,
+                store_backends=ws.stores,
+                embedder=ws.embedder,
+                summarizer=ws.summarizer,
+                pipelines=ws.pipelines,
             )
             with other, other._writing("calibrate the gates"):
                 made.append(other._update(reference, documents, progress, "calibrate", []).run_id)
