@@ -245,3 +245,30 @@ def test_calibration_runs_with_the_workspaces_own_pipeline(small_workspace: Work
     with Workspace(small_workspace.path, pipelines=pipelines) as ws:
         made, _ = ws.calibrate_gates(2)
     assert seen == made
+
+
+def test_the_sensitivity_command_prints_the_table_and_refuses_bad_input(
+    small_corpus: Path, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from graphgate.cli import build_app
+
+    lost = "lineage lost on merged entities"
+    args = ["gates", "sensitivity", str(small_corpus), "--seeds", "1", "--only", lost]
+    result = CliRunner().invoke(build_app(), [*args, "--into", str(tmp_path / "s"), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert [r["name"] for r in report["rows"]] == [SAME_SETTINGS, ANOTHER_SEED, lost]
+    assert report["rows"][2]["flagged"] == {"data": "FAIL"} and report["rows"][2]["cause_flagged"]
+    assert report["false_alarms"] == 0 and report["sensitivity"] == 1.0
+    table = CliRunner().invoke(build_app(), [*args, "--into", str(tmp_path / "t")])
+    assert table.exit_code == 0 and f"| {lost} | F* |" in table.stdout
+    unknown = CliRunner().invoke(
+        build_app(), ["gates", "sensitivity", str(small_corpus), "--into", str(tmp_path / "u"),
+                      "--only", "a typo"],
+    )  # fmt: skip
+    assert unknown.exit_code == 2 and "no injection named 'a typo'" in unknown.output
+    assert not (tmp_path / "u").exists()
+    again = CliRunner().invoke(build_app(), [*args, "--into", str(tmp_path / "s")])
+    assert again.exit_code == 2 and "is not empty" in again.output

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graphgate.core.errors import ConfigError
+from graphgate.core.errors import ConfigError, InputError
 from graphgate.core.modes import DEFAULT_MODE
 from graphgate.core.runs import RunRegistry
 from graphgate.gates.injections import INJECTIONS, Injection
@@ -77,6 +77,31 @@ class SensitivityReport:
     def false_alarms(self) -> int:
         return sum(not r.caught for r in self.rows if r.control)
 
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "workspace": str(self.workspace),
+            "baseline": self.baseline,
+            "seeds": self.seeds,
+            "thresholds": self.thresholds,
+            "sensitivity": self.sensitivity,
+            "false_alarms": self.false_alarms,
+            "rows": [
+                {
+                    "name": r.name,
+                    "run_id": r.run_id,
+                    "control": r.control,
+                    "expected": sorted(r.expected),
+                    "cause": r.cause,
+                    "flagged": r.flagged,
+                    "caught": r.caught,
+                    "cause_flagged": r.cause_flagged,
+                    "no_effect": r.no_effect,
+                    "reasons": r.reasons,
+                }
+                for r in self.rows
+            ],
+        }
+
     def table(self) -> str:
         """The confusion table (W = WARN, F = FAIL, * = a gate it should be flagged at)."""
         lines = [
@@ -110,6 +135,20 @@ class SensitivityReport:
                 f"; no effect on this corpus (artifacts equal the baseline's): {', '.join(idle)}"
             )
         return text
+
+
+def chosen_injections(names: Sequence[str]) -> list[Injection]:
+    """The catalogue's injections by name (all of them for none), in catalogue order."""
+    if not names:
+        return list(INJECTIONS)
+    known = {i.name for i in INJECTIONS}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise InputError(
+            f"no injection named {', '.join(repr(n) for n in unknown)}",
+            "use some of: " + "; ".join(i.name for i in INJECTIONS),
+        )
+    return [i for i in INJECTIONS if i.name in names]
 
 
 def flagged_gates(report: GatesReport) -> dict[str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -23,6 +24,7 @@ def register(app: typer.Typer) -> None:
     baseline.command("set")(baseline_set)
     gates.add_typer(baseline, name="baseline")
     gates.command("calibrate")(calibrate)
+    gates.command("sensitivity")(sensitivity)
     app.add_typer(gates, name="gates")
 
 
@@ -76,6 +78,49 @@ def calibrate(
         return
     console().print(f"calibration runs: {shown(', '.join(made))}")
     print_gates(report)
+
+
+def sensitivity(
+    corpus: Annotated[Path, typer.Argument(help="The corpus to inject regressions into.")],
+    into: Annotated[
+        Path, typer.Option(help="A new folder for the check's workspace (never one in use).")
+    ],
+    testset: Annotated[
+        Path | None, typer.Option(help="Questions, so the Gen gate is judged too.")
+    ] = None,
+    seeds: Annotated[
+        int, typer.Option(min=0, help="Calibration seeds (0: judged by the fixed rules).")
+    ] = 3,
+    only: Annotated[
+        list[str] | None, typer.Option(help="An injection by name (repeat; default: all).")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Do the gates catch what they exist to catch on this corpus? Index it as a baseline,
+    then two controls and each injected regression alone, judged against it; print the
+    confusion table. Exit 1 when a regression goes unflagged or a control is flagged."""
+    from graphgate.app.sensitivity import chosen_injections, gate_sensitivity
+
+    out = console()
+    with errors():
+        chosen = chosen_injections(only or [])
+        report = gate_sensitivity(
+            into,
+            corpus,
+            chosen,
+            seeds,
+            testset,
+            told=(lambda step: None) if json_out else (lambda step: out.print(f"… {step}")),
+        )
+    if json_out:
+        print(json.dumps(report.as_dict(), indent=2, default=str))
+    else:
+        out.print(report.thresholds, markup=False)
+        print(report.table())
+        out.print(report.summary(), markup=False)
+    missed = [r for r in report.rows if not r.no_effect and not r.caught]
+    if missed:
+        raise typer.Exit(1)
 
 
 def _fmt(value: float | None) -> str:
