@@ -197,3 +197,23 @@ def test_an_update_that_changes_nothing_is_told_apart_from_a_new_date() -> None:
     assert unchanged_by(dated("2010"), dated("2010"))
     assert not unchanged_by(dated("2010"), dated("2011"))
     assert not unchanged_by(dated("2010"), [])
+
+
+def test_files_of_other_formats_are_reported_never_skipped_in_silence(
+    small_corpus: Path,
+) -> None:
+    (small_corpus / "report.pdf").write_bytes(b"%PDF-1.4\n%broken")
+    (small_corpus / "notes.docx").write_bytes(b"PK\x03\x04")
+    (small_corpus / "README").write_text("plain text without an extension")
+    result = _loader().load(small_corpus)
+    assert [d.id for d in result.documents] == ["family.md", "fred.html", "scrooge.txt"]
+    said = {p.source: p.problem for p in result.problems}
+    assert said == {
+        "README": "a file without an extension is not read (load.extensions: .txt, .md, "
+        ".html, .htm)",
+        "notes.docx": "a Word document is not read (load.extensions: .txt, .md, .html, .htm)",
+        "report.pdf": "a PDF is not read (load.extensions: .txt, .md, .html, .htm)",
+    }
+    assert all("load.extensions" in p.fix for p in result.problems)
+    widened = _loader(extensions=[".txt", ".md", ".html", ".htm", ""]).load(small_corpus)
+    assert "README" in {d.id for d in widened.documents}

@@ -29,6 +29,21 @@ class LoadProblem:
         return f"{self.source}: {self.problem} — {self.fix}"
 
 
+# Formats people keep documents in that the loader does not read (yet), named as people say.
+_UNREAD_FORMATS = {
+    ".pdf": "a PDF",
+    ".docx": "a Word document",
+    ".doc": "a Word document",
+    ".pptx": "a PowerPoint deck",
+    ".xlsx": "a spreadsheet",
+    ".xls": "a spreadsheet",
+    ".csv": "a CSV table",
+    ".epub": "an EPUB book",
+    ".odt": "an OpenDocument text",
+    ".rtf": "an RTF document",
+}
+
+
 @dataclass(frozen=True)
 class LoadResult:
     documents: list[Document]
@@ -204,6 +219,19 @@ class CorpusLoader:
                 yield from self._read_jsonl(file)
             elif file.suffix.lower() in self.settings.extensions:
                 yield self._read_file(file, rel)
+            else:  # never skipped in silence: a PDF a team expected indexed is a lost document
+                yield self._not_read(rel, file.suffix.lower())
+
+    def _not_read(self, where: str, suffix: str) -> LoadProblem:
+        kind = _UNREAD_FORMATS.get(
+            suffix, f"a {suffix} file" if suffix else "a file without an extension"
+        )
+        return LoadProblem(
+            where,
+            f"{kind} is not read (load.extensions: {', '.join(self.settings.extensions)})",
+            "convert it to text, Markdown or HTML; or, if it is plain text, add its extension to "
+            "load.extensions",
+        )
 
     def _too_large(self, where: str, size: int) -> LoadProblem | None:
         if size > self.settings.max_document_bytes:
