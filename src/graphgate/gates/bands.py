@@ -88,14 +88,35 @@ COUNTS = frozenset(
 )
 
 
-def settings_key(run: Run) -> str | None:
-    """The index settings alone (documents and seed left out); None for an unreadable run."""
+def _indexed_settings(run: Run) -> dict[str, Any] | None:
+    """The settings sections that decide what the run's index holds; None when unreadable."""
     try:
         settings = run.manifest().settings
     except GraphgateError:
         return None
-    indexed = {k: settings.get(k) for k in INDEX_SECTIONS}
+    return {k: settings.get(k) for k in INDEX_SECTIONS}
+
+
+def settings_key(run: Run) -> str | None:
+    """The index settings alone (documents and seed left out); None for an unreadable run."""
+    indexed = _indexed_settings(run)
+    if indexed is None:
+        return None
     return hashlib.sha256(json.dumps(indexed, sort_keys=True).encode()).hexdigest()
+
+
+def _bands_of(
+    runs: list[Run], stored: dict[str, dict[str, Any]], source: str, leave_out: frozenset[str]
+) -> dict[str, Band]:
+    """Each numeric metric's range over ``runs``' stored gates (``leave_out`` not banded)."""
+    values: dict[str, list[float]] = {}
+    for run in runs:
+        for gate in stored[run.run_id].get("gates", []):
+            for name, value in gate.get("metrics", {}).items():
+                metric = f"{gate['gate']}.{name}"
+                if isinstance(value, int | float) and metric not in leave_out:
+                    values.setdefault(metric, []).append(float(value))
+    return {k: Band(min(v), max(v), len(v), source) for k, v in values.items()}
 
 
 def recent_bands(
@@ -125,28 +146,18 @@ def recent_bands(
             continue  # a run flagged when it was judged is no measure of normal
         if registry.state(other) == COMPLETE and settings_key(other) == key:
             chosen.setdefault(comparability_key(other), other)
-    values: dict[str, list[float]] = {}
-    for other in chosen.values():
-        for gate in stored[other.run_id].get("gates", []):
-            for name, value in gate.get("metrics", {}).items():
-                metric = f"{gate['gate']}.{name}"
-                if isinstance(value, int | float) and metric not in COUNTS:
-                    values.setdefault(metric, []).append(float(value))
-    source = "recent runs"
-    return {k: Band(min(v), max(v), len(v), source) for k, v in values.items()}, len(chosen)
+    return _bands_of(list(chosen.values()), stored, "recent runs", COUNTS), len(chosen)
 
 
 def comparability_key(run: Run) -> str | None:
     """Corpus and index settings, seed left out; None for a run without documents."""
     if not run.has_artifact("documents"):
         return None
-    try:
-        settings = run.manifest().settings
-    except GraphgateError:
+    indexed = _indexed_settings(run)
+    if indexed is None:
         return None
     documents = run.read_artifact("documents", ["id", "sha256"]).to_pylist()
     content = sorted((d["id"], d["sha256"]) for d in documents)
-    indexed = {k: settings.get(k) for k in INDEX_SECTIONS}
     text = json.dumps({"documents": content, "settings": indexed}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -161,7 +172,6 @@ def history_bands(
     key = comparability_key(reference)
     if key is None:
         return {}, 0
-    values: dict[str, list[float]] = {}
     # One run per seed (the reference's own first): a re-run under the same seed repeats
     # its partition exactly and would shrink the band of everything the seed moves.
     by_seed: dict[int, Run] = {}
@@ -173,14 +183,8 @@ def history_bands(
         if other.run_id != reference.run_id and stored[other.run_id].get("verdict") == "FAIL":
             continue  # a failed run of these documents and settings: a regression, not chance
         by_seed.setdefault(other.manifest().seed, other)
-    runs = len(by_seed)
-    for other in by_seed.values():
-        for gate in stored[other.run_id].get("gates", []):
-            for name, value in gate.get("metrics", {}).items():
-                if isinstance(value, int | float):
-                    values.setdefault(f"{gate['gate']}.{name}", []).append(float(value))
-    bands = {k: Band(min(v), max(v), len(v)) for k, v in values.items()}
-    return bands, runs
+    bands = _bands_of(list(by_seed.values()), stored, "comparable runs", frozenset())
+    return bands, len(by_seed)
 
 
 def judging_bands(
