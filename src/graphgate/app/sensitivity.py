@@ -20,8 +20,10 @@ from typing import Any
 from graphgate.core.errors import ConfigError, InputError
 from graphgate.core.modes import DEFAULT_MODE
 from graphgate.core.runs import RunRegistry
+from graphgate.embed.base import Embedder
 from graphgate.gates.injections import INJECTIONS, Injection
 from graphgate.gates.runner import GatesReport
+from graphgate.index.stages import PIPELINES
 
 GATES = ("data", "chunk", "ie", "graph", "community", "hierarchy", "summary", "gen")
 SAME_SETTINGS = "control: same settings again"
@@ -214,22 +216,25 @@ def gate_sensitivity(
         ws.set_baseline(base)
         evaluate(ws, "baseline")
         base_seed = ws.settings.seed
+        embedder = ws.embedder  # loaded once: every run below embeds with the same model
     if seeds:  # 0: the fixed rules judge (what a workspace without history gets)
         told(f"calibration under {seeds} seeds")
-        with Workspace(path, **overrides) as ws:  # each calibration run's gates: its history
+        # Each calibration run's gates (judged as it is indexed) are the history.
+        with Workspace(path, embedder=embedder, **overrides) as ws:
             ws.calibrate_gates(seeds)
     runs: list[tuple[str, str, Injection | None]] = []
-    with Workspace(path, **quiet) as ws:
+    with Workspace(path, embedder=embedder, **quiet) as ws:
         told(SAME_SETTINGS)
         runs.append((SAME_SETTINGS, ws.index(corpus, full=True).run_id, None))
         evaluate(ws, SAME_SETTINGS)
-    with Workspace(path, **{**quiet, "seed": base_seed + seeds + 7}) as ws:
+    with Workspace(path, embedder=embedder, **{**quiet, "seed": base_seed + seeds + 7}) as ws:
         told(ANOTHER_SEED)
         runs.append((ANOTHER_SEED, ws.index(corpus).run_id, None))
         evaluate(ws, ANOTHER_SEED)
     for number, chosen in enumerate(injections):
         told(chosen.name)
-        made = _inject(path, corpus, chosen, scratch / f"corpus-{number}", quiet, evaluate)
+        where = scratch / f"corpus-{number}"
+        made = _inject(path, corpus, chosen, where, quiet, evaluate, embedder)
         runs.append((chosen.name, made, chosen))
     rows: list[SensitivityRow] = []
     note = ""
@@ -261,6 +266,7 @@ def _inject(
     scratch: Path,
     quiet: dict[str, Any],
     evaluate: Callable[[Any, str], None],
+    embedder: Embedder,
 ) -> str:
     """The run ``injection`` makes (indexed with its settings, parser and stage fault; for an
     answerer's fault, the baseline's settings again, evaluated with the faulty answerer)."""
@@ -268,13 +274,13 @@ def _inject(
 
     settings = _merged(quiet, dict(injection.settings))
     read = injection.corpus(corpus, scratch) if injection.corpus is not None else corpus
-    with Workspace(path, **settings) as plain:
-        pipelines = {"graph": injection.pipeline(plain.pipelines)}
-        answerer = injection.answerer(plain.answerer()) if injection.answerer else None
-        embedder = plain.embedder
-    with Workspace(
-        path, embedder=embedder, answerer=answerer, pipelines=pipelines, **settings
-    ) as ws:
+    shared = None if "embed" in injection.settings else embedder  # another model: its own
+    pipelines = {"graph": injection.pipeline(PIPELINES)}
+    answerer = None
+    if injection.answerer is not None:  # the faulty one wraps the answerer configured
+        with Workspace(path, embedder=shared, **settings) as plain:
+            answerer = injection.answerer(plain.answerer())
+    with Workspace(path, embedder=shared, answerer=answerer, pipelines=pipelines, **settings) as ws:
         # Query-time faults need a run of their own (the Gen gate reads a run's evaluation).
         run_id = ws.index(read).run_id
         if injection.at_query_time:
