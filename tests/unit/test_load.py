@@ -205,15 +205,20 @@ def test_files_of_other_formats_are_reported_never_skipped_in_silence(
     (small_corpus / "report.pdf").write_bytes(b"%PDF-1.4\n%broken")
     (small_corpus / "notes.docx").write_bytes(b"PK\x03\x04")
     (small_corpus / "README").write_text("plain text without an extension")
+    (small_corpus / "old.doc").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(500))
     result = _loader().load(small_corpus)
     assert [d.id for d in result.documents] == ["family.md", "fred.html", "scrooge.txt"]
-    said = {p.source: p.problem for p in result.problems}
+    said = {Path(p.source).name: p.problem for p in result.problems}
+    extensions = ".txt, .md, .html, .htm, .pdf, .docx, .pptx, .xlsx, .csv"
     assert said == {
-        "README": "a file without an extension is not read (load.extensions: .txt, .md, "
-        ".html, .htm)",
-        "notes.docx": "a Word document is not read (load.extensions: .txt, .md, .html, .htm)",
-        "report.pdf": "a PDF is not read (load.extensions: .txt, .md, .html, .htm)",
+        "README": f"a file without an extension is not read (load.extensions: {extensions})",
+        "old.doc": f"a Word 97–2003 document is not read (load.extensions: {extensions})",
+        "notes.docx": "the file is a zip archive, not a Word document (its extension says .docx)",
+        "report.pdf": "the PDF is cut short (it does not end with %%EOF): an incomplete copy",
     }
-    assert all("load.extensions" in p.fix for p in result.problems)
+    narrow = _loader(extensions=[".txt", ".md", ".html", ".htm"]).load(small_corpus)
+    fixes = {Path(p.source).name: p.fix for p in narrow.problems}
+    assert fixes["report.pdf"] == "add .pdf to load.extensions (graphgate reads it)"
+    assert "convert it to PDF, Word" in fixes["old.doc"]
     widened = _loader(extensions=[".txt", ".md", ".html", ".htm", ""]).load(small_corpus)
     assert "README" in {d.id for d in widened.documents}

@@ -46,7 +46,7 @@ from graphgate.index.pipeline import (
 from graphgate.index.stages import PIPELINES
 from graphgate.index.summarize import Summarizer
 from graphgate.llm.client import LLMClient
-from graphgate.query.base import Answer
+from graphgate.query.base import Answer, placed
 from graphgate.query.conflicts import ConflictRetriever
 from graphgate.query.cypher import CypherResult, run_read_query
 from graphgate.query.loaded import LoadedIndex, check_embedding, open_index
@@ -441,6 +441,7 @@ class Workspace:
         result = self.retriever(mode, loaded).retrieve(question, top_k, as_of=as_of)
         retrieved = time.perf_counter()
         answer = self.answerer().answer(result, loaded.run.run_id)
+        answer.citations = placed(answer.citations, loaded.chunk_or_none)
         done = time.perf_counter()
         answer.timings_ms = {
             **{f"retrieve.{k}": v for k, v in result.timings_ms.items()},

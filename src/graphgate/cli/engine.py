@@ -246,7 +246,7 @@ def query(
     out.print(f"[bold]Q ({answer.mode}):[/] {shown(answer.question)}")
     out.print(shown(answer.answer))
     for c in answer.citations:
-        out.print(shown(f"  [{c.marker}] {c.doc_id} chars {c.start}-{c.end} (chunk {c.chunk_id})"))
+        out.print(shown(f"  [{c.marker}] {c.place()}, chars {c.start}-{c.end} (chunk {c.chunk_id})"))
     out.print(f"[dim]{answer.timings_ms['total']:.0f} ms[/]")
 
 

@@ -13,13 +13,58 @@ from graphgate.core.config_base import OnError, Section, check_base_url
 
 class LoadSettings(Section):
     extensions: list[str] = Field(
-        default_factory=lambda: [".txt", ".md", ".html", ".htm"],
+        default_factory=lambda: [
+            ".txt",
+            ".md",
+            ".html",
+            ".htm",
+            ".pdf",
+            ".docx",
+            ".pptx",
+            ".xlsx",
+            ".csv",
+        ],
         description="File extensions read from a corpus folder; other files are reported.",
     )
     max_document_bytes: int = Field(
         10_000_000,
-        description="A file larger than this is reported, not read: one giant line would "
+        ge=1,
+        description="A file larger than this is reported, not read, and so is a PDF or Office "
+        "file whose extracted text grows past it (in characters): one giant document would "
         "stall every stage.",
+    )
+    max_pages: int = Field(
+        1000,
+        ge=1,
+        description="A PDF with more pages (or a deck with more slides) is reported, not read.",
+    )
+    max_unpacked_bytes: int = Field(
+        200_000_000,
+        ge=1,
+        description="An Office file (a zip of XML parts) whose parts unpack to more than this "
+        "is reported, not opened: a zip bomb.",
+    )
+    max_seconds_per_document: float = Field(
+        60.0,
+        gt=0,
+        description="A PDF or Office file still being read after this many seconds is "
+        "reported and its parser process killed: a crafted file can make a parser loop.",
+    )
+    max_parser_memory_bytes: int = Field(
+        2_000_000_000,
+        ge=0,
+        description="Address space of the process that reads PDF and Office files; past it "
+        "the file is reported (0: no limit).",
+    )
+    ocr: bool = Field(
+        True,
+        description="Read PDF pages without a text layer with Tesseract, where the `ocr` extra "
+        "and Debian's tesseract-ocr are installed; a scan is reported otherwise.",
+    )
+    ocr_language: str = Field(
+        "eng",
+        pattern=r"^[A-Za-z_]+(\+[A-Za-z_]+)*$",
+        description="Tesseract's language data for OCR (eng, deu, eng+fra).",
     )
     on_error: OnError = Field(
         "skip",
@@ -36,6 +81,13 @@ class ChunkSettings(Section):
     )
     overlap_tokens: int = Field(
         30, ge=0, description="Tokens a chunk shares with the one before it."
+    )
+    section_min_tokens: int = Field(
+        50,
+        ge=1,
+        description="A section (a heading and what follows, to the next heading) of at least "
+        "this many tokens is chunked on its own, no chunk running across its bounds; a shorter "
+        "one joins the next.",
     )
     context_fields: list[str] = Field(
         default_factory=lambda: ["title", "source", "author", "published_at", "date"],

@@ -268,8 +268,9 @@ def question_time(question: str) -> TimeSpan | None:
     return None
 
 
-# Metadata keys that carry a document's own date (JSONL metadata, front matter, HTML meta).
-DATE_KEYS = ("date", "published_at", "publication_date", "published", "pubdate")
+# Metadata keys that carry a document's own date (JSONL metadata, front matter, HTML meta; a
+# PDF's or Office file's creation date last, as the weakest claim).
+DATE_KEYS = ("date", "published_at", "publication_date", "published", "pubdate", "created")
 
 
 def document_date(metadata: Mapping[str, object]) -> TimePoint | None:

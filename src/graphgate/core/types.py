@@ -28,6 +28,9 @@ class Document:
     byte_size: int
     source_path: str
     metadata_json: str = "{}"
+    # Where pages and sections begin in ``text`` (index/formats/layout.py): {"pages": [offset,
+    # …], "sections": [[offset, [heading, …]], …]}; "{}" for a text without either.
+    layout_json: str = "{}"
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,9 @@ class Chunk:
     end: int
     n_tokens: int
     date: str | None = None  # its document's date (dates.document_date), at its precision
+    page: int = 0  # the 1-based page (PDF page, slide) it starts on; 0 where there are none
+    page_breaks: list[int] = field(default_factory=list)  # offsets in it where a page begins
+    section: list[str] = field(default_factory=list)  # the heading path it lies under
 
 
 @dataclass(frozen=True)
@@ -272,7 +278,7 @@ class GraphTable:
 
 
 GRAPH_TABLES: tuple[GraphTable, ...] = (
-    GraphTable("Document", Document, drop=("text", "metadata_json")),
+    GraphTable("Document", Document, drop=("text", "metadata_json", "layout_json")),
     GraphTable(
         "Chunk",
         Chunk,

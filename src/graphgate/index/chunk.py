@@ -1,7 +1,9 @@
-"""Stage *chunk*: token windows with overlap that prefer to end at a sentence boundary."""
+"""Stage *chunk*: token windows with overlap that prefer to end at a sentence boundary and
+never run across a section boundary."""
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import re
@@ -10,6 +12,7 @@ from collections.abc import Sequence
 from graphgate.core.config import ChunkSettings
 from graphgate.core.dates import document_date
 from graphgate.core.types import Chunk, Document
+from graphgate.index.formats.layout import Section, layout_of
 
 _TOKEN = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]", re.UNICODE)
 _SENTENCE_END = {".", "!", "?"}
@@ -26,36 +29,93 @@ def chunk_id(doc_id: str, start: int, end: int) -> str:
 
 
 def chunk_document(doc: Document, settings: ChunkSettings) -> list[Chunk]:
+    """Windows within each section (a section shorter than ``chunk.section_min_tokens`` joins
+    the next), each knowing its page, the pages that begin inside it, and its heading path."""
     spans = tokenize_spans(doc.text)
     if not spans:
         return []
     dated = document_date(json.loads(doc.metadata_json or "{}"))
     day = dated.iso if dated is not None else None
+    pages, sections = layout_of(doc.layout_json)
+    chunks: list[Chunk] = []
+    for first, last in _segments(spans, sections, settings.section_min_tokens):
+        for begin, end in _windows(doc.text, spans, first, last, settings):
+            start_char, end_char = spans[begin][0], spans[end - 1][1]
+            chunks.append(
+                Chunk(
+                    id=chunk_id(doc.id, start_char, end_char),
+                    doc_id=doc.id,
+                    index=len(chunks),
+                    text=doc.text[start_char:end_char],
+                    start=start_char,
+                    end=end_char,
+                    n_tokens=end - begin,
+                    date=day,
+                    page=bisect.bisect_right(pages, start_char) if pages else 0,
+                    page_breaks=[p for p in pages if start_char < p < end_char],
+                    section=_heading_path(sections, start_char, end_char),
+                )
+            )
+    return chunks
+
+
+def _windows(
+    text: str, spans: list[tuple[int, int]], first: int, last: int, settings: ChunkSettings
+) -> list[tuple[int, int]]:
+    """Token windows [begin, end) over spans[first:last], with overlap, each preferring to end
+    at a sentence end or a paragraph break."""
     size = settings.size_tokens
     overlap = min(settings.overlap_tokens, size // 2)
-    chunks: list[Chunk] = []
-    begin = 0
-    while begin < len(spans):
-        end = min(begin + size, len(spans))
-        if end < len(spans):
-            end = _sentence_cut(doc.text, spans, begin, end, floor=begin + (size * 3) // 4)
-        start_char, end_char = spans[begin][0], spans[end - 1][1]
-        chunks.append(
-            Chunk(
-                id=chunk_id(doc.id, start_char, end_char),
-                doc_id=doc.id,
-                index=len(chunks),
-                text=doc.text[start_char:end_char],
-                start=start_char,
-                end=end_char,
-                n_tokens=end - begin,
-                date=day,
-            )
-        )
-        if end >= len(spans):
+    out: list[tuple[int, int]] = []
+    begin = first
+    while begin < last:
+        end = min(begin + size, last)
+        if end < last:
+            end = _sentence_cut(text, spans, begin, end, floor=begin + (size * 3) // 4)
+        out.append((begin, end))
+        if end >= last:
             break
         begin = max(end - overlap, begin + 1)
-    return chunks
+    return out
+
+
+def _segments(
+    spans: list[tuple[int, int]], sections: list[Section], min_tokens: int
+) -> list[tuple[int, int]]:
+    """Token ranges no window crosses: one per section, a section (or the text before the
+    first) shorter than ``min_tokens`` joined to the next, the last to the one before."""
+    cuts = sorted({bisect.bisect_left(spans, (s.start, -1)) for s in sections} - {0})
+    bounds = [0, *(c for c in cuts if c < len(spans)), len(spans)]
+    segments: list[tuple[int, int]] = []
+    begin = 0
+    for end in bounds[1:]:
+        if end - begin >= min_tokens:
+            segments.append((begin, end))
+            begin = end
+    if begin < len(spans):
+        if segments:
+            segments[-1] = (segments[-1][0], len(spans))
+        else:
+            segments.append((begin, len(spans)))
+    return segments
+
+
+def _heading_path(sections: list[Section], start: int, end: int) -> list[str]:
+    """The headings every part of [start, end) lies under: the path of the section it starts
+    in, cut to what it shares with each section that begins inside it."""
+    if not sections:
+        return []
+    starts = [s.start for s in sections]
+    at = bisect.bisect_right(starts, start) - 1
+    path = list(sections[at].path) if at >= 0 else []
+    for section in sections[at + 1 :]:
+        if section.start >= end:
+            break
+        shared = 0
+        while shared < min(len(path), len(section.path)) and path[shared] == section.path[shared]:
+            shared += 1
+        path = path[:shared]
+    return path
 
 
 def _sentence_cut(text: str, spans: list[tuple[int, int]], begin: int, end: int, floor: int) -> int:

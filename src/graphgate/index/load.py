@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import hashlib
-import html
 import json
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from pathlib import Path
 
 from graphgate.core.config import LoadSettings
 from graphgate.core.errors import InputError
 from graphgate.core.inputs import check_document_id, check_unicode_tree, decode_text
 from graphgate.core.types import Document
+from graphgate.index.formats import BINARY_SUFFIXES, DocumentParser, FormatProblem, ParsedDocument
+from graphgate.index.formats.limits import ReadLimits
+from graphgate.index.formats.markup import (
+    front_matter,
+    html_document,
+    html_to_text,
+    markdown_sections,
+)
+from graphgate.index.formats.sheets import read_csv
 
 
 @dataclass(frozen=True)
@@ -29,16 +35,19 @@ class LoadProblem:
         return f"{self.source}: {self.problem} — {self.fix}"
 
 
-# Formats people keep documents in that the loader does not read (yet), named as people say.
-_UNREAD_FORMATS = {
+__all__ = ["CorpusLoader", "LoadProblem", "LoadResult", "front_matter", "html_to_text", "versioned"]
+
+# Formats people keep documents in, named as people say (for a file the settings leave out).
+_FORMATS = {
     ".pdf": "a PDF",
     ".docx": "a Word document",
-    ".doc": "a Word document",
+    ".doc": "a Word 97–2003 document",
     ".pptx": "a PowerPoint deck",
-    ".xlsx": "a spreadsheet",
-    ".xls": "a spreadsheet",
+    ".xlsx": "an Excel workbook",
+    ".xls": "an Excel 97–2003 workbook",
     ".csv": "a CSV table",
     ".epub": "an EPUB book",
+    ".ppt": "a PowerPoint 97–2003 deck",
     ".odt": "an OpenDocument text",
     ".rtf": "an RTF document",
 }
@@ -48,86 +57,6 @@ _UNREAD_FORMATS = {
 class LoadResult:
     documents: list[Document]
     problems: list[LoadProblem]
-
-
-# <meta name|property|itemprop=...> values kept as document metadata, by the key they fill.
-_META = {
-    "date": "date",
-    "dc.date": "date",
-    "dcterms.date": "date",
-    "article:published_time": "date",
-    "pubdate": "date",
-    "publishdate": "date",
-    "publish-date": "date",
-    "datepublished": "date",
-    "author": "author",
-    "article:author": "author",
-    "dc.creator": "author",
-    "og:site_name": "source",
-}
-
-
-class _TextExtractor(HTMLParser):
-    _SKIP = frozenset({"script", "style", "head", "title"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.title = ""
-        self.metadata: dict[str, str] = {}
-        self._stack: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "meta":
-            values = {k.lower(): (v or "") for k, v in attrs}
-            name = values.get("name") or values.get("property") or values.get("itemprop") or ""
-            key = _META.get(name.lower())
-            if key and values.get("content", "").strip() and key not in self.metadata:
-                self.metadata[key] = values["content"].strip()
-            return  # a void element: nothing nests in it
-        self._stack.append(tag)
-        if tag in {"p", "br", "div", "li", "h1", "h2", "h3", "h4", "tr"}:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._stack:
-            while self._stack and self._stack.pop() != tag:
-                pass
-
-    def handle_data(self, data: str) -> None:
-        if "title" in self._stack and not self.title:
-            self.title = data.strip()
-        if not any(t in self._SKIP for t in self._stack):
-            self.parts.append(data)
-
-
-def html_to_text(markup: str) -> tuple[str, str, dict[str, str]]:
-    """(title, text, metadata) of an HTML page, scripts and styles removed; metadata from its
-    <meta> date, author and site name."""
-    parser = _TextExtractor()
-    parser.feed(markup)
-    text = html.unescape("".join(parser.parts))
-    text = re.sub(r"[ \t]+", " ", text)
-    text = re.sub(r"\n\s*\n+", "\n\n", text).strip()
-    return parser.title, text, parser.metadata
-
-
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
-_FRONT_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
-
-
-def front_matter(text: str) -> tuple[dict[str, str], str]:
-    """(metadata, body) of a Markdown file: the ``key: value`` lines of a leading ``---`` block
-    (scalars only; quotes removed), and the text after it."""
-    match = _FRONT_MATTER.match(text)
-    if match is None:
-        return {}, text
-    metadata: dict[str, str] = {}
-    for line in match.group(1).splitlines():
-        found = _FRONT_LINE.match(line)
-        if found and found.group(2):
-            metadata[found.group(1).lower()] = found.group(2).strip("\"'")
-    return metadata, text[match.end() :]
 
 
 def _sha256(text: str) -> str:
@@ -154,7 +83,8 @@ class CorpusLoader:
     def load(self, path: Path, previous: Mapping[str, Document] | None = None) -> LoadResult:
         if not path.exists():
             raise InputError(f"corpus path not found: {path}", "check the path and try again")
-        return self._collect(self._iter_documents(path), str(path), previous)
+        before = previous or {}
+        return self._collect(self._iter_documents(path, before), str(path), before)
 
     def load_records(
         self, records: Sequence[Mapping[str, object]], source: str = "document"
@@ -201,36 +131,41 @@ class CorpusLoader:
         docs.sort(key=lambda d: d.id)
         return LoadResult(versioned(docs, previous or {}), problems)
 
-    def _iter_documents(self, path: Path) -> Iterator[Document | LoadProblem]:
-        if path.is_file():
-            if path.suffix == ".jsonl":
-                yield from self._read_jsonl(path)
-            else:
-                yield self._read_file(path, path.name)
-            return
-        files = sorted(
-            p
-            for p in path.rglob("*")
-            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
-        )
-        for file in files:
-            rel = file.relative_to(path).as_posix()
-            if file.suffix == ".jsonl":
-                yield from self._read_jsonl(file)
-            elif file.suffix.lower() in self.settings.extensions:
-                yield self._read_file(file, rel)
-            else:  # never skipped in silence: a PDF a team expected indexed is a lost document
-                yield self._not_read(rel, file.suffix.lower())
+    def _iter_documents(
+        self, path: Path, previous: Mapping[str, Document]
+    ) -> Iterator[Document | LoadProblem]:
+        with DocumentParser(self.settings) as parser:
+            if path.is_file():
+                if path.suffix == ".jsonl":
+                    yield from self._read_jsonl(path)
+                else:
+                    yield self._read_file(path, path.name, parser, previous)
+                return
+            files = sorted(
+                p
+                for p in path.rglob("*")
+                if p.is_file()
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            )
+            for file in files:
+                rel = file.relative_to(path).as_posix()
+                if file.suffix == ".jsonl":
+                    yield from self._read_jsonl(file)
+                elif file.suffix.lower() in self.settings.extensions:
+                    yield self._read_file(file, rel, parser, previous)
+                else:  # never skipped in silence: a PDF a team expected indexed is a lost document
+                    yield self._not_read(rel, file.suffix.lower())
 
     def _not_read(self, where: str, suffix: str) -> LoadProblem:
-        kind = _UNREAD_FORMATS.get(
-            suffix, f"a {suffix} file" if suffix else "a file without an extension"
-        )
+        kind = _FORMATS.get(suffix, f"a {suffix} file" if suffix else "a file without an extension")
+        readable = suffix in BINARY_SUFFIXES or suffix == ".csv"
         return LoadProblem(
             where,
             f"{kind} is not read (load.extensions: {', '.join(self.settings.extensions)})",
-            "convert it to text, Markdown or HTML; or, if it is plain text, add its extension to "
-            "load.extensions",
+            f"add {suffix} to load.extensions (graphgate reads it)"
+            if readable
+            else "convert it to PDF, Word, text, Markdown or HTML; or, if it is plain text, add "
+            "its extension to load.extensions",
         )
 
     def _too_large(self, where: str, size: int) -> LoadProblem | None:
@@ -243,29 +178,60 @@ class CorpusLoader:
             )
         return None
 
-    def _read_file(self, file: Path, doc_id: str) -> Document | LoadProblem:
+    def _read_file(
+        self,
+        file: Path,
+        doc_id: str,
+        parser: DocumentParser,
+        previous: Mapping[str, Document],
+    ) -> Document | LoadProblem:
+        suffix = file.suffix.lower()
         try:
             check_document_id(doc_id)
             size = file.stat().st_size
             if (big := self._too_large(str(file), size)) is not None:
                 return big
-            text = decode_text(file.read_bytes())
+            data = file.read_bytes()
+            if suffix in BINARY_SUFFIXES:
+                digest = hashlib.sha256(data).hexdigest()
+                before = previous.get(doc_id)
+                if before is not None and before.sha256 == digest:
+                    return Document(**{**before.__dict__, "source_path": str(file)})
+                parsed = parser.parse(file)
+            else:
+                parsed = self._read_text(decode_text(data), suffix)
+                digest = _sha256(parsed.text)
+        except FormatProblem as exc:
+            return LoadProblem(str(file), exc.problem, exc.fix)
         except InputError as exc:
             return LoadProblem(str(file), exc.problem, exc.fix)
         except OSError as exc:
             return LoadProblem(str(file), f"cannot read: {exc.strerror}", "check permissions")
-        title = file.stem
-        metadata: dict[str, str] = {}
-        if file.suffix.lower() in {".html", ".htm"}:
-            page_title, text, metadata = html_to_text(text)
-            title = page_title or title
-        elif file.suffix.lower() in {".md", ".markdown"}:
-            metadata, text = front_matter(text)
-            title = metadata.pop("title", "") or title
-        if not text.strip():
+        if not parsed.text.strip():
             return LoadProblem(str(file), "empty document", "remove it or add text")
-        meta_json = json.dumps(metadata, sort_keys=True, ensure_ascii=False)
-        return Document(doc_id, title, text, _sha256(text), 1, size, str(file), meta_json)
+        return Document(
+            doc_id,
+            parsed.title or file.stem,
+            parsed.text,
+            digest,
+            1,
+            size,
+            str(file),
+            json.dumps(parsed.metadata, sort_keys=True, ensure_ascii=False),
+            parsed.layout_json(),
+        )
+
+    def _read_text(self, text: str, suffix: str) -> ParsedDocument:
+        if suffix in {".html", ".htm"}:
+            title, body, metadata, sections = html_document(text)
+            return ParsedDocument(body, title, metadata, sections=sections)
+        if suffix in {".md", ".markdown"}:
+            metadata, body = front_matter(text)
+            title = metadata.pop("title", "")
+            return ParsedDocument(body, title, metadata, sections=markdown_sections(body))
+        if suffix == ".csv":
+            return read_csv(text, ReadLimits.of(self.settings))
+        return ParsedDocument(text)
 
     def _read_jsonl(self, file: Path) -> Iterator[Document | LoadProblem]:
         try:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol
 
 from graphgate.core.dates import TimeSpan
+from graphgate.core.types import Chunk
 from graphgate.query.question import Question
 
 
@@ -116,6 +118,29 @@ class Citation:
     end: int
     text: str
     community_id: str | None = None
+    page: int | None = None  # 1-based page (PDF page, slide) the cited text starts on
+    section: list[str] = field(default_factory=list)  # heading path of the cited passage
+
+    def place(self) -> str:
+        """Where it is, as a reader says it: "report.pdf p. 3 — Section 3: People"."""
+        where = self.doc_id + (f" p. {self.page}" if self.page else "")
+        return where + (f" — {' › '.join(self.section)}" if self.section else "")
+
+
+def placed(citations: list[Citation], chunk_of: Callable[[str], Chunk | None]) -> list[Citation]:
+    """The citations with the page their text starts on and the heading path of their chunk,
+    from the chunk records (a chunk it cannot find leaves a citation as it was)."""
+    out: list[Citation] = []
+    for citation in citations:
+        chunk = chunk_of(citation.chunk_id)
+        if chunk is None:
+            out.append(citation)
+            continue
+        page = None
+        if chunk.page:
+            page = chunk.page + sum(1 for b in chunk.page_breaks if b <= citation.start)
+        out.append(replace(citation, page=page, section=list(chunk.section)))
+    return out
 
 
 @dataclass

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from graphgate.core.config import QuerySettings
 from graphgate.core.errors import EmbeddingMismatchError
 from graphgate.core.runs import Run
+from graphgate.core.types import Chunk
 from graphgate.embed.base import Embedder
 from graphgate.llm.client import LLMClient
 from graphgate.query.linking import EntityLinker
@@ -25,6 +26,12 @@ class LoadedIndex:
 
     def close(self) -> None:
         self.store.close()
+
+    def chunk_or_none(self, chunk_id: str) -> Chunk | None:
+        try:
+            return self.store.chunk(chunk_id)
+        except KeyError:
+            return None
 
 
 def check_embedding(run: Run, embedder: Embedder) -> None:

@@ -77,7 +77,12 @@
         h(
           "p",
           { class: "muted" },
-          `document ${chunk.doc_id}, passage ${chunk.index}, characters ${citation.start}–${citation.end}`,
+          `document ${chunk.doc_id}`,
+          citation.page ? h("span", { "data-testid": "citation-page" }, ` p. ${citation.page}`) : null,
+          citation.section && citation.section.length
+            ? h("span", { "data-testid": "citation-section" }, ` — ${citation.section.join(" › ")}`)
+            : null,
+          `, passage ${chunk.index}, characters ${citation.start}–${citation.end}`,
           chunk.date ? `, dated ${chunk.date}` : "",
           citation.community_id ? [" · from the report of ", GG.link(GG.communityHash(citation.community_id), "its community")] : null,
           " · ",
