@@ -30,7 +30,18 @@ _PUBLIC = {
     "Workspace": "graphgate.app.workspace",
     "load_settings": "graphgate.core.config_sources",
 }
-__all__ = sorted(_PUBLIC)
+__all__ = [
+    "Answer",
+    "Citation",
+    "GraphgateError",
+    "IndexReport",
+    "RetrievalResult",
+    "Retriever",
+    "Settings",
+    "Status",
+    "Workspace",
+    "load_settings",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -246,7 +246,8 @@ def query(
     out.print(f"[bold]Q ({answer.mode}):[/] {shown(answer.question)}")
     out.print(shown(answer.answer))
     for c in answer.citations:
-        out.print(shown(f"  [{c.marker}] {c.place()}, chars {c.start}-{c.end} (chunk {c.chunk_id})"))
+        where = f"{c.place()}, chars {c.start}-{c.end}"
+        out.print(shown(f"  [{c.marker}] {where} (chunk {c.chunk_id})"))
     out.print(f"[dim]{answer.timings_ms['total']:.0f} ms[/]")
 
 

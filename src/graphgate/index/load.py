@@ -59,6 +59,10 @@ class LoadResult:
     problems: list[LoadProblem]
 
 
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n:,} bytes"
+
+
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -172,8 +176,8 @@ class CorpusLoader:
         if size > self.settings.max_document_bytes:
             return LoadProblem(
                 where,
-                f"{size / 1e6:.1f} MB is over load.max_document_bytes "
-                f"({self.settings.max_document_bytes / 1e6:.1f} MB)",
+                f"{_size(size)} is over load.max_document_bytes "
+                f"({_size(self.settings.max_document_bytes)})",
                 "split the document, or raise GRAPHGATE_LOAD__MAX_DOCUMENT_BYTES",
             )
         return None

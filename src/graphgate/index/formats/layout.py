@@ -116,8 +116,8 @@ class TextBuilder:
         piece = self._separator() + text
         if self.length + len(piece) > self.limit:
             raise FormatProblem(
-                f"{self.what} is over load.max_document_bytes ({self.limit / 1e6:.1f} MB) "
-                f"after {len(self.pages) or 1} page(s)",
+                f"{self.what} is over load.max_document_bytes ({self.limit:,} characters) "
+                f"by page {len(self.pages) or 1}",
                 "split the document, or raise GRAPHGATE_LOAD__MAX_DOCUMENT_BYTES",
             )
         self.parts.append(piece)

@@ -51,17 +51,36 @@ def read_pdf(path: Path, limits: ReadLimits) -> ParsedDocument:
             f"{count} pages is over load.max_pages ({limits.max_pages})",
             "split the document, or raise GRAPHGATE_LOAD__MAX_PAGES",
         )
-    texts = [_page_text(reader, i) for i in range(count)]
-    blank = [i for i, text in enumerate(texts) if not text.strip()]
-    if blank and (len(blank) == count or limits.ocr):
-        texts = _with_ocr(path, texts, blank, count, limits)
     headings = _outline(reader)
+    ocr_off = ocr_missing() if limits.ocr else "load.ocr is off"
     builder = TextBuilder(limits.max_text_chars)
-    for number, text in enumerate(texts):
+    blank: list[int] = []
+    for number in range(count):  # page by page: the text limit stops a long file early
+        text = _page_text(reader, number)
+        if not text.strip():
+            blank.append(number)
+            if ocr_off is None:
+                text = ocr_pages(path, [number], limits.ocr_language).get(number, "")
         builder.new_page()
         _add_page(builder, text, headings.get(number, []))
+    if not builder.length:
+        raise _no_text(blank, ocr_off)
     metadata = _metadata(reader)
     return builder.build(metadata.pop("title", ""), metadata)
+
+
+def _no_text(blank: list[int], ocr_off: str | None) -> FormatProblem:
+    if ocr_off is not None:
+        return FormatProblem(
+            f"no text layer on pages {_ranges(blank)} (a scan?); {ocr_off}",
+            "install the `ocr` extra (pip install 'graphgate[ocr]') and Debian's "
+            "tesseract-ocr, or skip it",
+        )
+    return FormatProblem(
+        f"no text layer on pages {_ranges(blank)}, and Tesseract read no text on them "
+        "(images without words, or a scan too faint)",
+        "skip it, or scan it again at a higher resolution",
+    )
 
 
 def _check_complete(path: Path) -> None:
@@ -98,34 +117,13 @@ def _decrypt(reader: Any) -> None:
 def _page_text(reader: Any, index: int) -> str:
     try:
         return str(reader.pages[index].extract_text() or "")
+    except MemoryError:
+        raise  # the worker reports load.max_parser_memory_bytes
     except Exception as exc:  # pypdf raises many kinds on a damaged content stream
         raise FormatProblem(
             f"page {index + 1} cannot be read ({type(exc).__name__}: {str(exc)[:200]})",
             "export the PDF again, or skip it",
         ) from exc
-
-
-def _with_ocr(
-    path: Path, texts: list[str], blank: list[int], count: int, limits: ReadLimits
-) -> list[str]:
-    missing = ocr_missing() if limits.ocr else "load.ocr is off"
-    if missing is not None:
-        if len(blank) < count:
-            return texts  # figures and blank pages: the text pages are the document
-        raise FormatProblem(
-            f"no text layer on pages {_ranges(blank)} (a scan?); {missing}",
-            "install the `ocr` extra (pip install 'graphgate[ocr]') and Debian's "
-            "tesseract-ocr, or skip it",
-        )
-    read = ocr_pages(path, blank, limits.ocr_language)
-    texts = [read.get(i, text) for i, text in enumerate(texts)]
-    if not any(text.strip() for text in texts):
-        raise FormatProblem(
-            f"no text layer on pages {_ranges(blank)}, and Tesseract read no text on them "
-            "(images without words, or a scan too faint)",
-            "skip it, or scan it again at a higher resolution",
-        )
-    return texts
 
 
 def _ranges(pages: list[int]) -> str:
