@@ -185,6 +185,48 @@ def test_upload_with_the_token_adds_a_document(
     assert httpx.get(f"{server}/documents").json()["total"] == total + 1
 
 
+def _ledger_deck(path: Path) -> Path:
+    """A two-slide deck written with python-pptx: slide 2 is the one a question names."""
+    import pptx
+
+    deck = pptx.Presentation()
+    for title, body in (
+        ("Fezziwig's Ledger", "Fezziwig kept a warehouse of goods near the river."),
+        ("Section 2: Accounts", "Jeremiah Pocket kept the accounts of the Fezziwig warehouse."),
+    ):
+        slide = deck.slides.add_slide(deck.slide_layouts[1])
+        slide.shapes.title.text = title
+        slide.placeholders[1].text_frame.text = body
+    deck.save(str(path))
+    return path
+
+
+def test_an_uploaded_deck_is_cited_with_its_slide_and_section(
+    page: Any, server: str, shots: Path, tmp_path: Path, timings: dict[str, float]
+) -> None:
+    deck = _ledger_deck(tmp_path / "ledger.pptx")
+    _open(page, server, "/documents", timings, "documents")
+    page.fill("#token", WRITE_TOKEN)
+    page.click("#token-form button")
+    page.wait_for_selector("body[data-ready='documents']", state="attached")
+    page.set_input_files("#upload", str(deck))
+    page.click("#upload-form button")
+    page.wait_for_selector("#upload-status:has-text('indexing: job')")
+    job = page.text_content("#upload-status").split("job ")[1].strip()
+    assert wait_for_job(server, job)["state"] == "done", page.text_content("#error")
+    question = "Who kept the accounts of the Fezziwig warehouse?"
+    with page.expect_response(lambda r: r.url.endswith("/query")) as answered:
+        _open(page, server, f"/ask?q={quote(question)}&mode=vector&top_k=3", timings, "ask")
+    cited = [c for c in answered.value.json()["citations"] if c["doc_id"] == "ledger.pptx"]
+    assert cited and cited[0]["page"] == 2 and cited[0]["section"] == ["Section 2: Accounts"]
+    page.click(f'button.cite[data-marker="{cited[0]["marker"]}"]')
+    page.wait_for_selector("#citation mark.cited")
+    assert page.text_content("#citation [data-testid='citation-page']").strip() == "p. 2"
+    shown = page.text_content("#citation [data-testid='citation-section']")
+    assert shown.strip() == "— Section 2: Accounts"
+    page.screenshot(path=str(shots / "citation-page.png"))
+
+
 def test_a_document_in_a_subfolder_is_deleted_from_the_page(
     page: Any, server: str, shots: Path, timings: dict[str, float]
 ) -> None:

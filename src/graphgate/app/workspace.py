@@ -197,7 +197,18 @@ class Workspace:
     ) -> IndexReport:
         """Documents given as ``{id, text, title?, metadata?}`` records (an upload), checked as
         JSONL lines are; the first documents of an empty workspace become its index."""
-        new = CorpusLoader(self.settings.load).load_records(records)
+        return self._add_loaded(CorpusLoader(self.settings.load).load_records(records), progress)
+
+    def add_files(
+        self, files: Sequence[tuple[str, bytes]], progress: ProgressFactory = no_progress
+    ) -> IndexReport:
+        """Uploaded files as (file name, bytes), read as a corpus folder's files are (PDF and
+        Office files included, by the same limits); each is indexed under its file name."""
+        from graphgate.index.update import read_uploaded_files
+
+        return self._add_loaded(read_uploaded_files(files, self.settings.load), progress)
+
+    def _add_loaded(self, new: LoadResult, progress: ProgressFactory) -> IndexReport:
         with self._writing("add"):
             if self.runs.current_id() is not None:
                 return self._add_to(self.runs.current(), new, progress)
@@ -441,7 +452,7 @@ class Workspace:
         result = self.retriever(mode, loaded).retrieve(question, top_k, as_of=as_of)
         retrieved = time.perf_counter()
         answer = self.answerer().answer(result, loaded.run.run_id)
-        answer.citations = placed(answer.citations, loaded.chunk_or_none)
+        answer.citations = placed(answer.citations, loaded.layout)
         done = time.perf_counter()
         answer.timings_ms = {
             **{f"retrieve.{k}": v for k, v in result.timings_ms.items()},

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from graphgate.core.config import ChunkSettings
 from graphgate.core.dates import document_date
+from graphgate.core.layout import SectionStart, layout_of
 from graphgate.core.types import Chunk, Document
-from graphgate.index.formats.layout import Section, layout_of
 
 _TOKEN = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]", re.UNICODE)
 _SENTENCE_END = {".", "!", "?"}
@@ -80,7 +80,7 @@ def _windows(
 
 
 def _segments(
-    spans: list[tuple[int, int]], sections: list[Section], min_tokens: int
+    spans: list[tuple[int, int]], sections: list[SectionStart], min_tokens: int
 ) -> list[tuple[int, int]]:
     """Token ranges no window crosses: one per section, a section (or the text before the
     first) shorter than ``min_tokens`` joined to the next, the last to the one before."""
@@ -100,7 +100,7 @@ def _segments(
     return segments
 
 
-def _heading_path(sections: list[Section], start: int, end: int) -> list[str]:
+def _heading_path(sections: list[SectionStart], start: int, end: int) -> list[str]:
     """The headings every part of [start, end) lies under: the path of the section it starts
     in, cut to what it shares with each section that begins inside it."""
     if not sections:

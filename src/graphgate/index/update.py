@@ -8,12 +8,14 @@ equals a rebuild of that document set.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from graphgate.core.config import LoadSettings
 from graphgate.core.errors import DocumentNotFoundError, InputError
+from graphgate.core.inputs import check_document_id
 from graphgate.core.runs import Run
 from graphgate.core.types import Document
 from graphgate.index.load import CorpusLoader, LoadProblem, LoadResult
@@ -94,6 +96,64 @@ def read_new_documents(paths: Sequence[Path], settings: LoadSettings) -> LoadRes
                 )
             new[doc.id] = doc
     return LoadResult(list(new.values()), problems)
+
+
+def read_uploaded_files(files: Sequence[tuple[str, bytes]], settings: LoadSettings) -> LoadResult:
+    """Uploaded (file name, bytes) read as the files of a corpus folder are, each under its
+    name: written to a private folder the loader reads (PDF and Office files through the parser
+    worker, with its limits), then removed. A name that is a path, hidden, repeated or of a
+    format the loader does not read is refused before anything is written."""
+    check_uploads(files, settings)
+    with tempfile.TemporaryDirectory(prefix="graphgate-upload-") as folder:
+
+        def named(where: str) -> str:
+            return where.replace(folder + "/", "upload:").replace(folder, "the upload")
+
+        for name, data in files:
+            (Path(folder) / name).write_bytes(data)
+        try:
+            loaded = CorpusLoader(settings).load(Path(folder))
+        except InputError as exc:
+            raise InputError(named(exc.problem), named(exc.fix) + "; nothing changed") from None
+
+    documents = [replace(d, source_path=named(d.source_path)) for d in loaded.documents]
+    problems = [replace(p, source=named(p.source)) for p in loaded.problems]
+    return LoadResult(documents, problems)
+
+
+def check_uploads(files: Sequence[tuple[str, bytes]], settings: LoadSettings) -> None:
+    """Upload names and sizes, checked before anything is written or queued."""
+    if not files:
+        raise InputError("no files to add", "send one or more files; nothing changed")
+    names: set[str] = set()
+    for name, data in files:
+        _check_upload_name(name, settings)
+        if name in names:
+            raise InputError(f"file {name!r} is sent twice", "send each file once; nothing changed")
+        names.add(name)
+        if len(data) > settings.max_document_bytes:
+            raise InputError(
+                f"{name}: {len(data) / 1e6:.1f} MB is over load.max_document_bytes "
+                f"({settings.max_document_bytes / 1e6:.1f} MB)",
+                "split the document, or raise GRAPHGATE_LOAD__MAX_DOCUMENT_BYTES; nothing changed",
+            )
+
+
+def _check_upload_name(name: str, settings: LoadSettings) -> None:
+    plain = bool(name) and name not in {".", ".."} and not ({"/", "\\", "\x00"} & set(name))
+    if not plain or name.startswith("."):
+        raise InputError(
+            f"upload file name {name[:80]!r} is not a plain file name",
+            "name each file without folders or a leading dot (report.pdf); nothing changed",
+        )
+    check_document_id(name)
+    suffix = Path(name).suffix.lower()
+    if suffix != ".jsonl" and suffix not in settings.extensions:
+        raise InputError(
+            f"{name}: {suffix or 'a file without an extension'} is not a format graphgate reads "
+            f"(load.extensions: {', '.join(settings.extensions)}, and .jsonl)",
+            "convert it to PDF, Word, text, Markdown or HTML; nothing changed",
+        )
 
 
 def unchanged_by(current: Sequence[Document], after: Sequence[Document]) -> bool:

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol
 
 from graphgate.core.dates import TimeSpan
-from graphgate.core.types import Chunk
+from graphgate.core.layout import Layout
 from graphgate.query.question import Question
 
 
@@ -127,19 +127,17 @@ class Citation:
         return where + (f" — {' › '.join(self.section)}" if self.section else "")
 
 
-def placed(citations: list[Citation], chunk_of: Callable[[str], Chunk | None]) -> list[Citation]:
-    """The citations with the page their text starts on and the heading path of their chunk,
-    from the chunk records (a chunk it cannot find leaves a citation as it was)."""
+def placed(citations: list[Citation], layout_of: Callable[[str], Layout | None]) -> list[Citation]:
+    """The citations with the page their text starts on and the heading path of the section
+    it lies in, from their document's layout (a document without one leaves them as they are)."""
     out: list[Citation] = []
     for citation in citations:
-        chunk = chunk_of(citation.chunk_id)
-        if chunk is None:
+        layout = layout_of(citation.doc_id)
+        if layout is None:
             out.append(citation)
             continue
-        page = None
-        if chunk.page:
-            page = chunk.page + sum(1 for b in chunk.page_breaks if b <= citation.start)
-        out.append(replace(citation, page=page, section=list(chunk.section)))
+        page = layout.page_at(citation.start)
+        out.append(replace(citation, page=page, section=layout.section_at(citation.start)))
     return out
 
 

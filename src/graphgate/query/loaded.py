@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from graphgate.core.config import QuerySettings
-from graphgate.core.errors import EmbeddingMismatchError
+from graphgate.core.errors import EmbeddingMismatchError, IndexMissingError
+from graphgate.core.layout import Layout, parse_layout
 from graphgate.core.runs import Run
-from graphgate.core.types import Chunk
 from graphgate.embed.base import Embedder
 from graphgate.llm.client import LLMClient
 from graphgate.query.linking import EntityLinker
@@ -23,15 +23,27 @@ class LoadedIndex:
     projection: GraphProjection
     linker: EntityLinker
     llm: LLMClient | None = None  # the configured model, for cypher mode; None when offline
+    _layouts: dict[str, Layout] | None = field(default=None, init=False, repr=False)
 
     def close(self) -> None:
         self.store.close()
 
-    def chunk_or_none(self, chunk_id: str) -> Chunk | None:
-        try:
-            return self.store.chunk(chunk_id)
-        except KeyError:
-            return None
+    def layout(self, doc_id: str) -> Layout | None:
+        """Where the document's pages and sections begin (None for a document without either,
+        or a run indexed before documents kept their layout); read once per loaded run."""
+        if self._layouts is None:
+            self._layouts = _read_layouts(self.run)
+        return self._layouts.get(doc_id)
+
+
+def _read_layouts(run: Run) -> dict[str, Layout]:
+    try:
+        table = run.read_artifact("documents", ["id", "layout_json"])
+    except (IndexMissingError, KeyError, ValueError, OSError):  # a run before layouts
+        return {}
+    ids = table.column("id").to_pylist()
+    layouts = table.column("layout_json").to_pylist()
+    return {i: parse_layout(text) for i, text in zip(ids, layouts, strict=True) if text != "{}"}
 
 
 def check_embedding(run: Run, embedder: Embedder) -> None:

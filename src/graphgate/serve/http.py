@@ -35,6 +35,7 @@ from graphgate.serve.guard import Guard, allowed_hosts
 from graphgate.serve.metrics import ServerMetrics
 from graphgate.serve.service import DocumentIn, Service
 from graphgate.serve.ui import add_ui_routes
+from graphgate.serve.uploads import DOCUMENTS_BODY, is_multipart, uploaded_files, validated
 
 _MAX_ERROR_CHARS = 300
 
@@ -190,9 +191,15 @@ def create_app(service: Service, mcp: bool = True, host: str = "127.0.0.1") -> F
     def cypher(body: CypherRequest) -> dict[str, Any]:
         return service.cypher(body.query, dict(body.params))
 
-    @app.post("/documents", status_code=202, name="documents.add")
-    def add_documents(body: DocumentsRequest) -> dict[str, Any]:
-        job = service.add_documents([d.model_dump() for d in body.documents])
+    @app.post("/documents", status_code=202, name="documents.add", openapi_extra=DOCUMENTS_BODY)
+    async def add_documents(request: Request) -> dict[str, Any]:
+        """JSON ``{documents: [{id, text, title?, metadata?}]}``, or files as multipart."""
+        if is_multipart(request):
+            files = await uploaded_files(request, service.settings_load.max_document_bytes)
+            job = service.add_files(files)
+        else:
+            body = validated(DocumentsRequest, await request.body())
+            job = service.add_documents([d.model_dump() for d in body.documents])
         return {"job": job.id, "poll": f"/jobs/{job.id}"}
 
     not_held: dict[int | str, dict[str, Any]] = {

@@ -26,6 +26,7 @@ from pydantic import AfterValidator, BaseModel, Field
 from graphgate.app.explore import Explorer
 from graphgate.app.workspace import Workspace
 from graphgate.app.workspace_lock import WriterInfo
+from graphgate.core.config import LoadSettings
 from graphgate.core.errors import InputError
 from graphgate.core.inputs import (
     MAX_DOCUMENT_ID_CHARS,
@@ -262,6 +263,22 @@ class Service:
 
         def work(job: Job, writer: Workspace) -> dict[str, Any]:
             return _report(writer.add_documents(documents, progress=self._progress(job)))
+
+        return self._start_write("add", work)
+
+    @property
+    def settings_load(self) -> LoadSettings:
+        return self.ws.settings.load
+
+    def add_files(self, files: list[tuple[str, bytes]]) -> Job:
+        """Add uploaded files (name, bytes) in a new run, read as a corpus folder's files are;
+        the names and sizes are checked now, the contents when the job runs."""
+        from graphgate.index.update import check_uploads
+
+        check_uploads(files, self.ws.settings.load)
+
+        def work(job: Job, writer: Workspace) -> dict[str, Any]:
+            return _report(writer.add_files(files, progress=self._progress(job)))
 
         return self._start_write("add", work)
 

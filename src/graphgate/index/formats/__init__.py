@@ -18,7 +18,8 @@ from pathlib import Path
 from types import TracebackType
 
 from graphgate.core.config import LoadSettings
-from graphgate.index.formats.layout import FormatProblem, ParsedDocument, Section, layout_of
+from graphgate.core.layout import SectionStart, layout_of
+from graphgate.index.formats.layout import FormatProblem, ParsedDocument
 from graphgate.index.formats.limits import ReadLimits
 from graphgate.index.formats.sniff import SUFFIX_KIND
 
@@ -27,7 +28,7 @@ __all__ = [
     "DocumentParser",
     "FormatProblem",
     "ParsedDocument",
-    "Section",
+    "SectionStart",
     "layout_of",
 ]
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphgate.core.errors import InputError
+from graphgate.core.layout import SectionStart
 
 
 class FormatProblem(Exception):
@@ -23,19 +23,13 @@ class FormatProblem(Exception):
         self.fix = fix
 
 
-@dataclass(frozen=True)
-class Section:
-    start: int  # character offset of the heading in the text
-    path: list[str]  # the headings from the outermost down to this one
-
-
 @dataclass
 class ParsedDocument:
     text: str
     title: str = ""
     metadata: dict[str, str] = field(default_factory=dict)
     pages: list[int] = field(default_factory=list)  # offset where page 1, 2, … begins
-    sections: list[Section] = field(default_factory=list)
+    sections: list[SectionStart] = field(default_factory=list)
 
     def layout_json(self) -> str:
         """Pages and sections as the Document record keeps them ("{}" when there are none)."""
@@ -62,7 +56,9 @@ class ParsedDocument:
             title=str(row.get("title") or ""),
             metadata={str(k): str(v) for k, v in dict(row.get("metadata") or {}).items()},
             pages=[int(p) for p in row.get("pages") or []],
-            sections=[Section(int(s), [str(h) for h in p]) for s, p in row.get("sections") or []],
+            sections=[
+                SectionStart(int(s), [str(h) for h in p]) for s, p in row.get("sections") or []
+            ],
         )
 
 
@@ -78,7 +74,7 @@ class TextBuilder:
         self.limit = limit
         self.what = what
         self.pages: list[int] = []
-        self.sections: list[Section] = []
+        self.sections: list[SectionStart] = []
         self._headings: list[tuple[int, str]] = []  # (level, heading) of the open sections
 
     def _separator(self) -> str:
@@ -106,7 +102,7 @@ class TextBuilder:
         start = self.length + len(self._separator())
         if self.sections and self.sections[-1].start == start:
             self.sections.pop()  # two headings in a row: the inner one names the section
-        self.sections.append(Section(start, [h for _, h in self._headings]))
+        self.sections.append(SectionStart(start, [h for _, h in self._headings]))
         return True
 
     def paragraph(self, text: str) -> None:
@@ -167,14 +163,3 @@ def table_lines(rows: list[list[str]]) -> list[str]:
         if cells:
             lines.append("; ".join(cells))
     return lines
-
-
-def layout_of(layout_json: str) -> tuple[list[int], list[Section]]:
-    """(page starts, sections) of a Document's ``layout_json``; ([], []) when it has none."""
-    try:
-        layout = json.loads(layout_json or "{}")
-    except json.JSONDecodeError as exc:
-        raise InputError(f"unreadable document layout ({exc.msg})", "re-index the corpus") from exc
-    pages = [int(p) for p in layout.get("pages") or []]
-    sections = [Section(int(s), [str(h) for h in p]) for s, p in layout.get("sections") or []]
-    return pages, sections

@@ -7,7 +7,7 @@ import html
 import re
 from html.parser import HTMLParser
 
-from graphgate.index.formats.layout import Section
+from graphgate.core.layout import SectionStart
 
 # <meta name|property|itemprop=...> values kept as document metadata, by the key they fill.
 _META = {
@@ -79,7 +79,7 @@ def html_to_text(markup: str) -> tuple[str, str, dict[str, str]]:
     return title, text, metadata
 
 
-def html_document(markup: str) -> tuple[str, str, dict[str, str], list[Section]]:
+def html_document(markup: str) -> tuple[str, str, dict[str, str], list[SectionStart]]:
     """:func:`html_to_text` and the page's sections (from its h1–h6)."""
     parser = _TextExtractor()
     parser.feed(markup)
@@ -90,10 +90,10 @@ def html_document(markup: str) -> tuple[str, str, dict[str, str], list[Section]]
     return parser.title, text, parser.metadata, locate_headings(text, parser.headings)
 
 
-def locate_headings(text: str, headings: list[tuple[int, str]]) -> list[Section]:
+def locate_headings(text: str, headings: list[tuple[int, str]]) -> list[SectionStart]:
     """Sections of ``text`` from its headings in reading order, each found after the one
     before (a heading the text does not hold is left out)."""
-    sections: list[Section] = []
+    sections: list[SectionStart] = []
     open_: list[tuple[int, str]] = []
     at = 0
     for level, heading in headings:
@@ -106,7 +106,7 @@ def locate_headings(text: str, headings: list[tuple[int, str]]) -> list[Section]
         while open_ and open_[-1][0] >= level:
             open_.pop()
         open_.append((level, heading))
-        sections.append(Section(match.start(), [h for _, h in open_]))
+        sections.append(SectionStart(match.start(), [h for _, h in open_]))
         at = match.end()
     return sections
 
@@ -131,7 +131,7 @@ def front_matter(text: str) -> tuple[dict[str, str], str]:
     return metadata, text[match.end() :]
 
 
-def markdown_sections(text: str) -> list[Section]:
+def markdown_sections(text: str) -> list[SectionStart]:
     """Sections of a Markdown text from its ``#`` headings, outside fenced code blocks; the
     heading path drops the ``#`` marks and emphasis."""
     headings: list[tuple[int, int, str]] = []
@@ -145,11 +145,11 @@ def markdown_sections(text: str) -> list[Section]:
             if title:
                 headings.append((offset + match.start(1), len(match.group(1)), title))
         offset += len(line)
-    sections: list[Section] = []
+    sections: list[SectionStart] = []
     open_: list[tuple[int, str]] = []
     for start, level, title in headings:
         while open_ and open_[-1][0] >= level:
             open_.pop()
         open_.append((level, title))
-        sections.append(Section(start, [h for _, h in open_]))
+        sections.append(SectionStart(start, [h for _, h in open_]))
     return sections

@@ -53,13 +53,15 @@ window.GG = window.GG || { views: {}, timings: [] };
   async function api(path, options) {
     const opts = Object.assign({ method: "GET" }, options || {});
     const headers = { Accept: "application/json" };
-    if (opts.body !== undefined) headers["Content-Type"] = "application/json";
+    // A FormData body (files) goes as multipart; the browser writes its Content-Type.
+    const form = typeof FormData !== "undefined" && opts.body instanceof FormData;
+    if (opts.body !== undefined && !form) headers["Content-Type"] = "application/json";
     const t = token();
     if (t) headers.Authorization = `Bearer ${t}`;
     const response = await fetch(path, {
       method: opts.method,
       headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      body: opts.body === undefined ? undefined : form ? opts.body : JSON.stringify(opts.body),
     });
     let body = null;
     try {

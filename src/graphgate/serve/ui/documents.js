@@ -1,30 +1,16 @@
-// Documents: list and search, upload (text, Markdown, HTML, JSONL) and delete with the write
-// token, and the progress of index jobs.
+// Documents: list and search, upload (PDF, Word, PowerPoint, Excel, CSV, text, Markdown, HTML,
+// JSONL) and delete with the write token, and the progress of index jobs.
 "use strict";
 
 (function (GG) {
   const { h } = GG;
   const PAGE = 50;
 
-  async function readUploads(files) {
-    const documents = [];
-    for (const file of files) {
-      const text = await file.text();
-      if (/\.jsonl$/i.test(file.name)) {
-        text.split("\n").filter((l) => l.trim()).forEach((line, n) => {
-          let row;
-          try {
-            row = JSON.parse(line);
-          } catch (_) {
-            throw new GG.ApiError(0, `${file.name} line ${n + 1} is not JSON`, "one JSON object per line, with id and text");
-          }
-          documents.push({ id: String(row.id), title: row.title, text: String(row.text || ""), metadata: row.metadata || {} });
-        });
-      } else {
-        documents.push({ id: file.name, title: file.name.replace(/\.[^.]+$/, ""), text });
-      }
-    }
-    return documents;
+  // The chosen files as they are, for the server to read (PDF and Office files included).
+  function uploadForm(files) {
+    const form = new FormData();
+    for (const file of files) form.append("file", file, file.name);
+    return form;
   }
 
   function jobLine(job) {
@@ -67,7 +53,7 @@
       window.location.hash = `#/documents?q=${encodeURIComponent(input.value)}`;
     });
     const jobs = h("ul", { id: "jobs", class: "jobs" });
-    const files = h("input", { id: "upload", type: "file", multiple: true, accept: ".txt,.md,.markdown,.html,.htm,.jsonl" });
+    const files = h("input", { id: "upload", type: "file", multiple: true, accept: ".pdf,.docx,.pptx,.xlsx,.csv,.txt,.md,.markdown,.html,.htm,.jsonl" });
     const status = h("span", { id: "upload-status", class: "muted" });
     const upload = h(
       "form",
@@ -80,9 +66,8 @@
       e.preventDefault();
       GG.showError(null);
       try {
-        const documents = await readUploads(files.files);
-        if (!documents.length) throw new GG.ApiError(0, "choose one or more files", "text, Markdown, HTML or JSONL");
-        const job = await GG.api("/documents", { method: "POST", body: { documents } });
+        if (!files.files.length) throw new GG.ApiError(0, "choose one or more files", "PDF, Word, PowerPoint, Excel, CSV, text, Markdown, HTML or JSONL");
+        const job = await GG.api("/documents", { method: "POST", body: uploadForm(files.files) });
         status.textContent = `indexing: job ${job.job}`;
         watchJobs(jobs);
       } catch (err) {

@@ -1,0 +1,47 @@
+"""Where a document's pages and sections begin in its stored text (``Document.layout_json``):
+what chunks, citations and the web page read to say "report.pdf p. 3 — Section 3: People"."""
+
+from __future__ import annotations
+
+import bisect
+import json
+from dataclasses import dataclass
+
+from graphgate.core.errors import InputError
+
+
+@dataclass(frozen=True)
+class SectionStart:
+    start: int  # character offset of the heading in the text
+    path: list[str]  # the headings from the outermost down to this one
+
+
+@dataclass(frozen=True)
+class Layout:
+    pages: list[int]  # offset where page 1, 2, … begins; empty where the format has no pages
+    sections: list[SectionStart]
+
+    def page_at(self, offset: int) -> int | None:
+        """The 1-based page holding ``offset``; None without pages."""
+        return bisect.bisect_right(self.pages, offset) if self.pages else None
+
+    def section_at(self, offset: int) -> list[str]:
+        """The heading path of the section holding ``offset`` ([] before the first)."""
+        at = bisect.bisect_right([s.start for s in self.sections], offset) - 1
+        return list(self.sections[at].path) if at >= 0 else []
+
+
+def layout_of(layout_json: str) -> tuple[list[int], list[SectionStart]]:
+    """(page starts, sections) of a Document's ``layout_json``; ([], []) when it has none."""
+    try:
+        layout = json.loads(layout_json or "{}")
+    except json.JSONDecodeError as exc:
+        raise InputError(f"unreadable document layout ({exc.msg})", "re-index the corpus") from exc
+    pages = [int(p) for p in layout.get("pages") or []]
+    sections = [SectionStart(int(s), [str(h) for h in p]) for s, p in layout.get("sections") or []]
+    return pages, sections
+
+
+def parse_layout(layout_json: str) -> Layout:
+    pages, sections = layout_of(layout_json)
+    return Layout(pages, sections)
