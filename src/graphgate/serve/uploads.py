@@ -4,6 +4,7 @@ each part must be a file, and the number of parts is bounded."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import Request
@@ -68,8 +69,18 @@ async def uploaded_files(request: Request, max_part_bytes: int) -> list[tuple[st
 
 
 def validated(model: Any, raw: bytes) -> Any:
-    """A JSON body checked as FastAPI would check it, with its 422 answer on error."""
+    """A JSON body checked as FastAPI checks one (the standard library's parser, then the
+    model), with its 422 answer on error: a lone surrogate reaches the model's Unicode check."""
     try:
-        return model.model_validate_json(raw)
+        value = json.loads(raw) if raw else None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        position = exc.pos if isinstance(exc, json.JSONDecodeError) else exc.start
+        raise RequestValidationError(
+            [{"type": "json_invalid", "loc": ("body", position), "msg": "JSON decode error"}]
+        ) from exc
+    try:
+        return model.model_validate(value)
     except ValidationError as exc:
-        raise RequestValidationError(exc.errors(include_url=False)) from exc
+        raise RequestValidationError(
+            [{**e, "loc": ("body", *e["loc"])} for e in exc.errors(include_url=False)]
+        ) from exc

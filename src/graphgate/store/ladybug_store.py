@@ -100,7 +100,8 @@ class LadybugGraphStore:
         if self._is_empty(label):
             self._copy(label, table)
             return
-        sets = ", ".join(f"n.{c} = row.{c}" for c in table.column_names if c != "id")
+        props = [f for f in table.schema if f.name != "id"]
+        sets = ", ".join(f"n.{f.name} = {_typed('row.' + f.name, f.type)}" for f in props)
         query = f"UNWIND $rows AS row MERGE (n:{label} {{id: row.id}}) SET {sets}"
         for batch in table.to_batches(_UPSERT_BATCH):
             self.connection().execute(query, {"rows": batch.to_pylist()})
@@ -117,7 +118,8 @@ class LadybugGraphStore:
         src, dst = _ENDS[rel]
         props = [c for c in table.column_names if c not in {"from", "to"}]
         key = "{id: row.id}" if "id" in props else ""
-        sets = ", ".join(f"r.{c} = row.{c}" for c in props)
+        types = {f.name: f.type for f in table.schema}
+        sets = ", ".join(f"r.{c} = {_typed('row.' + c, types[c])}" for c in props)
         query = (
             f"UNWIND $rows AS row MATCH (a:{src} {{id: row.`from`}}), (b:{dst} {{id: row.`to`}}) "
             f"MERGE (a)-[r:{rel} {key}]->(b)" + (f" SET {sets}" if sets else "")
@@ -217,3 +219,11 @@ class LadybugGraphStore:
 
 def remove_store(folder: Path) -> None:
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def _typed(value: str, kind: pa.DataType) -> str:
+    """A row value in an UNWIND, cast where its Python form loses the type: rows of empty
+    lists read as STRING[], which an INT64[] property refuses."""
+    if pa.types.is_list(kind) and pa.types.is_integer(kind.value_type):
+        return f"CAST({value} AS INT64[])"
+    return value

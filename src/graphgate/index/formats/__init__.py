@@ -34,6 +34,7 @@ __all__ = [
 
 # Extensions read by the worker (binary formats); CSV, Markdown and HTML are read in process.
 BINARY_SUFFIXES = frozenset({".pdf", ".docx", ".pptx", ".xlsx"})
+_START_SECONDS = 120.0
 
 
 class DocumentParser:
@@ -107,9 +108,17 @@ class DocumentParser:
                 stderr=subprocess.DEVNULL,
                 env=env,
             )
+            # Its start (a Python process importing the readers) is not the first file's time.
+            ready = self._read_reply(self._process, _START_SECONDS, "starting")
+            if ready.get("ready") is not True:
+                self._kill()
+                raise FormatProblem("the parser worker did not start", "run again")
+        assert self._process is not None
         return self._process
 
-    def _read_reply(self, process: subprocess.Popen[bytes], seconds: float) -> dict[str, object]:
+    def _read_reply(
+        self, process: subprocess.Popen[bytes], seconds: float, doing: str = "reading"
+    ) -> dict[str, object]:
         assert process.stdout is not None
         deadline = time.monotonic() + seconds
         buffer = bytearray()
@@ -119,6 +128,11 @@ class DocumentParser:
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(timeout=left):
                     self._kill()
+                    if doing == "starting":
+                        raise FormatProblem(
+                            f"the parser worker did not start within {seconds:g} s",
+                            "check that the machine is not out of memory, and run again",
+                        )
                     raise FormatProblem(
                         f"reading it took longer than load.max_seconds_per_document ({seconds:g} "
                         "s): the parser may be looping on a crafted or broken file",

@@ -84,6 +84,8 @@ def main(argv: list[str]) -> int:
     limits = ReadLimits(**json.loads(argv[0]))
     _cap_memory(int(argv[1]))
     logging.disable(logging.CRITICAL)  # pypdf warns on every odd file; the loader reports
+    sys.stdout.write(json.dumps({"ready": True}) + "\n")  # a file's time starts after this
+    sys.stdout.flush()
     for line in sys.stdin:
         reply = answer(json.loads(line), limits)
         sys.stdout.write(json.dumps(reply, ensure_ascii=False) + "\n")
