@@ -88,7 +88,7 @@ def _soffice_pdf(source: Path, target: Path) -> None:
     part-way without an error)."""
     program = shutil.which("soffice")
     if program is None:
-        raise SystemExit("LibreOffice (soffice) is needed: apt-get install libreoffice-writer-nogui")
+        raise SystemExit("LibreOffice is needed: apt-get install libreoffice-writer-nogui")
     for _ in range(3):
         files = sorted(
             str(p) for p in source.glob("*.txt") if not (target / f"{p.stem}.pdf").exists()
@@ -98,10 +98,19 @@ def _soffice_pdf(source: Path, target: Path) -> None:
         for start in range(0, len(files), 40):
             with tempfile.TemporaryDirectory() as profile:
                 subprocess.run(
-                    [program, f"-env:UserInstallation=file://{profile}", "--headless",
-                     "--convert-to", "pdf:writer_pdf_Export", "--outdir", str(target),
-                     *files[start : start + 40]],
-                    check=True, capture_output=True, timeout=1800,
+                    [
+                        program,
+                        f"-env:UserInstallation=file://{profile}",
+                        "--headless",
+                        "--convert-to",
+                        "pdf:writer_pdf_Export",
+                        "--outdir",
+                        str(target),
+                        *files[start : start + 40],
+                    ],
+                    check=True,
+                    capture_output=True,
+                    timeout=1800,
                 )
     raise SystemExit(f"LibreOffice did not convert every file of {source}")
 

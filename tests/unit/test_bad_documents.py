@@ -227,6 +227,27 @@ def test_a_scan_without_a_text_layer_is_reported_or_read_by_tesseract(tmp_path: 
     assert {"Scrooge", "Marley"} <= words, scanned.text[:300]
 
 
+def test_a_figure_page_among_text_pages_keeps_its_place_without_ocr(tmp_path: Path) -> None:
+    from pypdf import PdfReader, PdfWriter
+
+    from graphgate.core.layout import parse_layout
+
+    writer = PdfWriter()
+    pages = PdfReader(CAROL_PDF).pages
+    writer.add_page(pages[1])
+    writer.add_blank_page()  # a page of pictures, no words
+    writer.add_page(pages[2])
+    with (tmp_path / "figures.pdf").open("wb") as handle:
+        writer.write(handle)
+    result = load_one(tmp_path, tmp_path / "figures.pdf")
+    assert result.problems == []
+    doc = {d.id: d for d in result.documents}["figures.pdf"]
+    layout = parse_layout(doc.layout_json)
+    assert len(layout.pages) == 3 and layout.pages[1] == layout.pages[2]  # page 2 is empty
+    third = pages[2].extract_text().split()[0]
+    assert layout.page_at(doc.text.index(third, layout.pages[2])) == 3
+
+
 @pytest.fixture(scope="module")
 def pypdf_samples(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The sample PDFs in pypdf's source distribution, from the package registry."""

@@ -51,22 +51,39 @@ def read_pdf(path: Path, limits: ReadLimits) -> ParsedDocument:
             f"{count} pages is over load.max_pages ({limits.max_pages})",
             "split the document, or raise GRAPHGATE_LOAD__MAX_PAGES",
         )
-    headings = _outline(reader)
+    texts = _page_texts(reader, count, limits.max_text_chars)
+    blank = [i for i, text in enumerate(texts) if not text.strip()]
     ocr_off = ocr_missing() if limits.ocr else "load.ocr is off"
+    # A scan (most pages without text) is read by OCR; a figure page among text pages is not.
+    if blank and ocr_off is None and len(blank) * 2 >= count:
+        read = ocr_pages(path, blank, limits.ocr_language)
+        texts = [read.get(i, text) for i, text in enumerate(texts)]
+    if not any(text.strip() for text in texts):
+        raise _no_text(blank, ocr_off)
+    headings = _outline(reader)
     builder = TextBuilder(limits.max_text_chars)
-    blank: list[int] = []
-    for number in range(count):  # page by page: the text limit stops a long file early
-        text = _page_text(reader, number)
-        if not text.strip():
-            blank.append(number)
-            if ocr_off is None:
-                text = ocr_pages(path, [number], limits.ocr_language).get(number, "")
+    for number, text in enumerate(texts):
         builder.new_page()
         _add_page(builder, text, headings.get(number, []))
-    if not builder.length:
-        raise _no_text(blank, ocr_off)
     metadata = _metadata(reader)
     return builder.build(metadata.pop("title", ""), metadata)
+
+
+def _page_texts(reader: Any, count: int, limit: int) -> list[str]:
+    """Each page's text layer, page by page: past ``limit`` characters in all the reading
+    stops, so a long file cannot grow memory beyond load.max_document_bytes."""
+    texts: list[str] = []
+    total = 0
+    for number in range(count):
+        texts.append(_page_text(reader, number))
+        total += len(texts[-1])
+        if total > limit:
+            raise FormatProblem(
+                f"the extracted text is over load.max_document_bytes ({limit:,} characters) "
+                f"by page {number + 1}",
+                "split the document, or raise GRAPHGATE_LOAD__MAX_DOCUMENT_BYTES",
+            )
+    return texts
 
 
 def _no_text(blank: list[int], ocr_off: str | None) -> FormatProblem:
