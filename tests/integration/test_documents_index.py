@@ -140,8 +140,21 @@ def test_multipart_upload_needs_the_token_and_indexes_the_files(
     assert docs["carol.docx"].source_path == "upload:carol.docx"
 
 
-def test_a_sync_keeps_an_unchanged_pdf_and_reads_a_changed_one(tmp_path: Path) -> None:
+def test_a_sync_keeps_an_unchanged_pdf_and_reads_a_changed_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pypdf import PdfReader, PdfWriter
+
+    from graphgate.index.formats import DocumentParser
+
+    parsed: list[str] = []
+    parse = DocumentParser.parse
+
+    def counted(self: DocumentParser, path: Path) -> object:
+        parsed.append(path.name)
+        return parse(self, path)
+
+    monkeypatch.setattr(DocumentParser, "parse", counted)
 
     corpus = tmp_path / "corpus"
     corpus.mkdir()
@@ -160,10 +173,15 @@ def test_a_sync_keeps_an_unchanged_pdf_and_reads_a_changed_one(tmp_path: Path) -
         writer.add_metadata({"/Author": "C. Dickens"})  # new bytes, same text
         with (corpus / "carol.pdf").open("wb") as handle:
             writer.write(handle)
+        parsed.clear()
         report = ws.index(corpus)  # a sync: the index made equal to the folder
         after = {
             d.id: d for d in from_table(ws.runs.current().read_artifact("documents"), Document)
         }
+        assert parsed == ["carol.pdf"]  # the deck's bytes are unchanged: not read again
+        parsed.clear()
+        ws.index(corpus, full=True)
+        assert sorted(parsed) == ["carol.pdf", "staves.pptx"]  # --full reads everything
     assert report.changes is not None
     assert report.changes["changed"] == ["carol.pdf"] and report.changes["unchanged"] == 1
     assert after["staves.pptx"].version == first["staves.pptx"].version == 1

@@ -11,6 +11,7 @@ from graphgate.core.errors import ConfigError
 from graphgate.gates.bands import INDEX_SECTIONS
 from graphgate.gates.runner import GatesReport, chosen_baseline
 from graphgate.index.pipeline import ProgressFactory, no_progress
+from graphgate.index.update import documents_of
 
 if TYPE_CHECKING:
     from graphgate.app.workspace import Workspace
@@ -33,7 +34,7 @@ def calibrate_gates(
             f"{', '.join(differ)}: runs made with them would not be comparable with it",
             "calibrate with the settings the run was indexed with, or index again first",
         )
-    documents = ws._documents_of(reference)
+    documents = documents_of(reference)
     made: list[str] = []
     try:
         for offset in range(1, seeds + 1):

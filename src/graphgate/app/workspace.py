@@ -22,7 +22,7 @@ from graphgate.core.errors import ConfigError, ExtractionFailedError, GraphgateE
 from graphgate.core.inputs import check_question, check_top_k
 from graphgate.core.modes import QUERY_MODES
 from graphgate.core.runs import COMPLETE, INTERRUPTED, RUNNING, Run, RunRegistry
-from graphgate.core.types import Document, from_table
+from graphgate.core.types import Document
 from graphgate.embed import Embedder
 from graphgate.evaluate.harness import Generator
 from graphgate.evaluate.judge import Judge
@@ -45,6 +45,7 @@ from graphgate.index.pipeline import (
 )
 from graphgate.index.stages import PIPELINES
 from graphgate.index.summarize import Summarizer
+from graphgate.index.update import documents_by_id, documents_of
 from graphgate.llm.client import LLMClient
 from graphgate.query.base import Answer, placed
 from graphgate.query.conflicts import ConflictRetriever
@@ -225,13 +226,13 @@ class Workspace:
         require_ids(doc_ids)  # before waiting for the lock
         with self._writing("delete"):
             parent = self._parent("delete")
-            documents = without_documents(self._documents_of(parent), doc_ids)
+            documents = without_documents(documents_of(parent), doc_ids)
             return self._update(parent, documents, progress, "delete", [])
 
     def _add_to(self, parent: Run, new: LoadResult, progress: ProgressFactory) -> IndexReport:
         from graphgate.index.update import unchanged_by, unchanged_report, with_documents
 
-        current = self._documents_of(parent)
+        current = documents_of(parent)
         documents = with_documents(current, new.documents)
         if unchanged_by(current, documents):
             return unchanged_report(parent, len(documents), new.problems)
@@ -244,10 +245,6 @@ class Workspace:
                 "index a corpus first with `graphgate index CORPUS`",
             )
         return self.runs.current()
-
-    @staticmethod
-    def _documents_of(run: Run) -> list[Document]:
-        return from_table(run.read_artifact("documents"), Document)
 
     def _update(
         self,
@@ -285,7 +282,7 @@ class Workspace:
         self.path.mkdir(parents=True, exist_ok=True)
         if parent is None and self.runs.current_id() is not None:
             parent = self.runs.current()
-        previous = self._previous_documents(parent)
+        previous = documents_by_id(parent)
         run = self.runs.create()
         self.write_lock.started_run(run.run_id)
         if gold is not None:
@@ -405,12 +402,6 @@ class Workspace:
             gone = [record for r in removed if (record := stores[r]) is not None]
             self.stores.prune(self.runs, self.settings, gone)
             return removed
-
-    @staticmethod
-    def _previous_documents(parent: Run | None) -> dict[str, Document]:
-        if parent is None or not parent.has_artifact("documents"):
-            return {}
-        return {d.id: d for d in from_table(parent.read_artifact("documents"), Document)}
 
     # -- querying ----------------------------------------------------------------------------
     def loaded(self) -> LoadedIndex:

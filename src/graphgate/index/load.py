@@ -84,11 +84,16 @@ class CorpusLoader:
     def __init__(self, settings: LoadSettings) -> None:
         self.settings = settings
 
-    def load(self, path: Path, previous: Mapping[str, Document] | None = None) -> LoadResult:
+    def load(
+        self, path: Path, previous: Mapping[str, Document] | None = None, reuse: bool = True
+    ) -> LoadResult:
+        """``previous``: the documents indexed before, for their versions; with ``reuse`` a
+        PDF or Office file whose bytes they hold already is taken from them, not read again."""
         if not path.exists():
             raise InputError(f"corpus path not found: {path}", "check the path and try again")
         before = previous or {}
-        return self._collect(self._iter_documents(path, before), str(path), before)
+        source = self._iter_documents(path, before if reuse else {})
+        return self._collect(source, str(path), before)
 
     def load_records(
         self, records: Sequence[Mapping[str, object]], source: str = "document"

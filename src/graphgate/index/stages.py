@@ -63,7 +63,8 @@ def load_stage(ctx: IndexContext, _: dict[str, pa.Table]) -> StageOutput:
         documents = versioned(sorted(ctx.documents, key=lambda d: d.id), ctx.previous_documents)
         problems: list[dict[str, str]] = [p.__dict__ for p in ctx.load_problems]
     else:
-        result = CorpusLoader(ctx.settings.load).load(ctx.corpus, ctx.previous_documents)
+        loader = CorpusLoader(ctx.settings.load)
+        result = loader.load(ctx.corpus, ctx.previous_documents, reuse=ctx.reuse)
         documents, problems = result.documents, [p.__dict__ for p in result.problems]
     changes = changes_between(ctx.previous_documents, documents)
     return StageOutput(

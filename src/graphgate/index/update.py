@@ -17,7 +17,7 @@ from graphgate.core.config import LoadSettings
 from graphgate.core.errors import DocumentNotFoundError, InputError
 from graphgate.core.inputs import check_document_id
 from graphgate.core.runs import Run
-from graphgate.core.types import Document
+from graphgate.core.types import Document, from_table
 from graphgate.index.load import CorpusLoader, LoadProblem, LoadResult
 from graphgate.index.pipeline import IndexReport
 
@@ -43,6 +43,17 @@ def changes_between(before: Mapping[str, Document], after: Sequence[Document]) -
     changed = sorted(i for i in now if i in before and before[i].sha256 != now[i].sha256)
     removed = sorted(i for i in before if i not in now)
     return DocumentChanges(added, changed, removed, len(now) - len(added) - len(changed))
+
+
+def documents_of(run: Run) -> list[Document]:
+    return from_table(run.read_artifact("documents"), Document)
+
+
+def documents_by_id(run: Run | None) -> dict[str, Document]:
+    """A run's documents by id ({} for no run, or one without documents yet)."""
+    if run is None or not run.has_artifact("documents"):
+        return {}
+    return {d.id: d for d in documents_of(run)}
 
 
 def with_documents(current: Sequence[Document], new: Sequence[Document]) -> list[Document]:
