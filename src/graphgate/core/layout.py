@@ -31,17 +31,38 @@ class Layout:
         return list(self.sections[at].path) if at >= 0 else []
 
 
-def layout_of(layout_json: str) -> tuple[list[int], list[SectionStart]]:
-    """(page starts, sections) of a Document's ``layout_json``; ([], []) when it has none."""
+def parse_layout(layout_json: str) -> Layout:
+    """A Document's ``layout_json``; no pages and no sections when it has none."""
     try:
         layout = json.loads(layout_json or "{}")
     except json.JSONDecodeError as exc:
         raise InputError(f"unreadable document layout ({exc.msg})", "re-index the corpus") from exc
     pages = [int(p) for p in layout.get("pages") or []]
     sections = [SectionStart(int(s), [str(h) for h in p]) for s, p in layout.get("sections") or []]
-    return pages, sections
-
-
-def parse_layout(layout_json: str) -> Layout:
-    pages, sections = layout_of(layout_json)
     return Layout(pages, sections)
+
+
+def layout_json(pages: list[int], sections: list[SectionStart]) -> str:
+    """What :func:`parse_layout` reads ("{}" for a text without pages or sections)."""
+    layout: dict[str, object] = {}
+    if pages:
+        layout["pages"] = pages
+    if sections:
+        layout["sections"] = [[s.start, s.path] for s in sections]
+    return json.dumps(layout, ensure_ascii=False, sort_keys=True)
+
+
+def sections_of(headings: list[tuple[int, int, str]]) -> list[SectionStart]:
+    """Sections from (offset, level, heading) in reading order: a heading closes the open ones
+    at its level or deeper; of two at one offset (an outline entry over a printed heading) the
+    later names the section."""
+    sections: list[SectionStart] = []
+    open_: list[tuple[int, str]] = []
+    for start, level, heading in headings:
+        while open_ and open_[-1][0] >= level:
+            open_.pop()
+        open_.append((level, heading))
+        if sections and sections[-1].start == start:
+            sections.pop()
+        sections.append(SectionStart(start, [h for _, h in open_]))
+    return sections

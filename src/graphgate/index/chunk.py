@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from graphgate.core.config import ChunkSettings
 from graphgate.core.dates import document_date
-from graphgate.core.layout import SectionStart, layout_of
+from graphgate.core.layout import Layout, SectionStart, parse_layout
 from graphgate.core.types import Chunk, Document
 
 _TOKEN = re.compile(r"\w+(?:['’]\w+)*|[^\w\s]", re.UNICODE)
@@ -36,9 +36,9 @@ def chunk_document(doc: Document, settings: ChunkSettings) -> list[Chunk]:
         return []
     dated = document_date(json.loads(doc.metadata_json or "{}"))
     day = dated.iso if dated is not None else None
-    pages, sections = layout_of(doc.layout_json)
+    layout = parse_layout(doc.layout_json)
     chunks: list[Chunk] = []
-    for first, last in _segments(spans, sections, settings.section_min_tokens):
+    for first, last in _segments(spans, layout.sections, settings.section_min_tokens):
         for begin, end in _windows(doc.text, spans, first, last, settings):
             start_char, end_char = spans[begin][0], spans[end - 1][1]
             chunks.append(
@@ -51,9 +51,9 @@ def chunk_document(doc: Document, settings: ChunkSettings) -> list[Chunk]:
                     end=end_char,
                     n_tokens=end - begin,
                     date=day,
-                    page=bisect.bisect_right(pages, start_char) if pages else 0,
-                    page_breaks=[p for p in pages if start_char < p < end_char],
-                    section=_heading_path(sections, start_char, end_char),
+                    page=layout.page_at(start_char) or 0,
+                    page_breaks=[p for p in layout.pages if start_char < p < end_char],
+                    section=_heading_path(layout, start_char, end_char),
                 )
             )
     return chunks
@@ -100,21 +100,18 @@ def _segments(
     return segments
 
 
-def _heading_path(sections: list[SectionStart], start: int, end: int) -> list[str]:
+def _heading_path(layout: Layout, start: int, end: int) -> list[str]:
     """The headings every part of [start, end) lies under: the path of the section it starts
     in, cut to what it shares with each section that begins inside it."""
-    if not sections:
-        return []
-    starts = [s.start for s in sections]
-    at = bisect.bisect_right(starts, start) - 1
-    path = list(sections[at].path) if at >= 0 else []
-    for section in sections[at + 1 :]:
-        if section.start >= end:
-            break
-        shared = 0
-        while shared < min(len(path), len(section.path)) and path[shared] == section.path[shared]:
-            shared += 1
-        path = path[:shared]
+    path = layout.section_at(start)
+    for section in layout.sections:
+        if start < section.start < end:
+            shared = 0
+            while shared < min(len(path), len(section.path)) and (
+                path[shared] == section.path[shared]
+            ):
+                shared += 1
+            path = path[:shared]
     return path
 
 

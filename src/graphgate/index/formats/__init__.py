@@ -18,7 +18,7 @@ from pathlib import Path
 from types import TracebackType
 
 from graphgate.core.config import LoadSettings
-from graphgate.core.layout import SectionStart, layout_of
+from graphgate.core.layout import SectionStart
 from graphgate.index.formats.layout import FormatProblem, ParsedDocument
 from graphgate.index.formats.limits import ReadLimits
 from graphgate.index.formats.sniff import SUFFIX_KIND
@@ -29,7 +29,6 @@ __all__ = [
     "FormatProblem",
     "ParsedDocument",
     "SectionStart",
-    "layout_of",
 ]
 
 # Extensions read by the worker (binary formats); CSV, Markdown and HTML are read in process.

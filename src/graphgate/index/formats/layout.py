@@ -6,12 +6,11 @@ character offsets into exactly the text that is stored, chunked and cited.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphgate.core.layout import SectionStart
+from graphgate.core.layout import SectionStart, layout_json, sections_of
 
 
 class FormatProblem(Exception):
@@ -32,13 +31,7 @@ class ParsedDocument:
     sections: list[SectionStart] = field(default_factory=list)
 
     def layout_json(self) -> str:
-        """Pages and sections as the Document record keeps them ("{}" when there are none)."""
-        layout: dict[str, Any] = {}
-        if self.pages:
-            layout["pages"] = self.pages
-        if self.sections:
-            layout["sections"] = [[s.start, s.path] for s in self.sections]
-        return json.dumps(layout, ensure_ascii=False, sort_keys=True)
+        return layout_json(self.pages, self.sections)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -74,8 +67,7 @@ class TextBuilder:
         self.limit = limit
         self.what = what
         self.pages: list[int] = []
-        self.sections: list[SectionStart] = []
-        self._headings: list[tuple[int, str]] = []  # (level, heading) of the open sections
+        self.headings: list[tuple[int, int, str]] = []  # (offset, level, heading)
 
     def _separator(self) -> str:
         return "\n\n" if self.length else ""
@@ -96,13 +88,7 @@ class TextBuilder:
         text = " ".join(text.split())
         if not text:
             return False
-        while self._headings and self._headings[-1][0] >= level:
-            self._headings.pop()
-        self._headings.append((level, text))
-        start = self.length + len(self._separator())
-        if self.sections and self.sections[-1].start == start:
-            self.sections.pop()  # two headings in a row: the inner one names the section
-        self.sections.append(SectionStart(start, [h for _, h in self._headings]))
+        self.headings.append((self.length + len(self._separator()), level, text))
         return True
 
     def paragraph(self, text: str) -> None:
@@ -125,7 +111,7 @@ class TextBuilder:
         pages = self.pages if self.pages else []
         while len(pages) > 1 and pages[-1] >= len(text):
             pages = pages[:-1]
-        return ParsedDocument(text, title, metadata or {}, list(pages), list(self.sections))
+        return ParsedDocument(text, title, metadata or {}, list(pages), sections_of(self.headings))
 
 
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200b]+")

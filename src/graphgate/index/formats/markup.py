@@ -7,7 +7,7 @@ import html
 import re
 from html.parser import HTMLParser
 
-from graphgate.core.layout import SectionStart
+from graphgate.core.layout import SectionStart, sections_of
 
 # <meta name|property|itemprop=...> values kept as document metadata, by the key they fill.
 _META = {
@@ -93,8 +93,7 @@ def html_document(markup: str) -> tuple[str, str, dict[str, str], list[SectionSt
 def locate_headings(text: str, headings: list[tuple[int, str]]) -> list[SectionStart]:
     """Sections of ``text`` from its headings in reading order, each found after the one
     before (a heading the text does not hold is left out)."""
-    sections: list[SectionStart] = []
-    open_: list[tuple[int, str]] = []
+    found: list[tuple[int, int, str]] = []
     at = 0
     for level, heading in headings:
         if not heading:
@@ -103,12 +102,9 @@ def locate_headings(text: str, headings: list[tuple[int, str]]) -> list[SectionS
         match = re.compile(pattern).search(text, at)
         if match is None:
             continue
-        while open_ and open_[-1][0] >= level:
-            open_.pop()
-        open_.append((level, heading))
-        sections.append(SectionStart(match.start(), [h for _, h in open_]))
+        found.append((match.start(), level, heading))
         at = match.end()
-    return sections
+    return sections_of(found)
 
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
@@ -145,11 +141,4 @@ def markdown_sections(text: str) -> list[SectionStart]:
             if title:
                 headings.append((offset + match.start(1), len(match.group(1)), title))
         offset += len(line)
-    sections: list[SectionStart] = []
-    open_: list[tuple[int, str]] = []
-    for start, level, title in headings:
-        while open_ and open_[-1][0] >= level:
-            open_.pop()
-        open_.append((level, title))
-        sections.append(SectionStart(start, [h for _, h in open_]))
-    return sections
+    return sections_of(headings)
