@@ -30,6 +30,13 @@ def _open(page: Any, base: str, hash_: str, timings: dict[str, float], name: str
     timings[name] = float(page.get_attribute("body", "data-ready-at"))
 
 
+def _use_write_token(page: Any) -> None:
+    """Enter the write token on the Documents page and wait for it to render again."""
+    page.fill("#token", WRITE_TOKEN)
+    page.click("#token-form button")
+    page.wait_for_selector("body[data-ready='documents']", state="attached")
+
+
 def test_ask_then_click_a_citation_marks_its_span(
     page: Any, server: str, shots: Path, timings: dict[str, float]
 ) -> None:
@@ -173,9 +180,7 @@ def test_upload_with_the_token_adds_a_document(
     upload = tmp_path / "belle.txt"
     upload.write_text("Belle was engaged to Ebenezer Scrooge.", encoding="utf-8")
     _open(page, server, "/documents", timings, "documents")
-    page.fill("#token", WRITE_TOKEN)
-    page.click("#token-form button")
-    page.wait_for_selector("body[data-ready='documents']", state="attached")
+    _use_write_token(page)
     page.set_input_files("#upload", str(upload))
     page.click("#upload-form button")
     page.wait_for_selector("#jobs li[data-state='done']", timeout=120_000)
@@ -206,9 +211,7 @@ def test_an_uploaded_deck_is_cited_with_its_slide_and_section(
 ) -> None:
     deck = _ledger_deck(tmp_path / "ledger.pptx")
     _open(page, server, "/documents", timings, "documents")
-    page.fill("#token", WRITE_TOKEN)
-    page.click("#token-form button")
-    page.wait_for_selector("body[data-ready='documents']", state="attached")
+    _use_write_token(page)
     page.set_input_files("#upload", str(deck))
     page.click("#upload-form button")
     page.wait_for_selector("#upload-status:has-text('indexing: job')")
@@ -237,9 +240,7 @@ def test_a_document_in_a_subfolder_is_deleted_from_the_page(
     added = httpx.post(f"{server}/documents", json=body, headers=auth, timeout=30).json()
     assert wait_for_job(server, added["job"])["state"] == "done"
     _open(page, server, f"/documents?q={quote('notes/old')}", timings, "documents")
-    page.fill("#token", WRITE_TOKEN)
-    page.click("#token-form button")
-    page.wait_for_selector("body[data-ready='documents']", state="attached")
+    _use_write_token(page)
     page.on("dialog", lambda dialog: dialog.accept())
     page.click(f"#documents button.delete[data-doc='{nested}']")
     page.wait_for_selector("#upload-status:has-text('deleting: job')")

@@ -18,6 +18,7 @@ from graphgate.index.formats.layout import table_lines
 from graphgate.index.formats.markup import html_document, markdown_sections
 from graphgate.index.formats.pdf import pdf_date
 from graphgate.index.load import CorpusLoader
+from tests.pdf_pages import pdf_page_texts
 
 DOCUMENTS = Path(__file__).resolve().parents[1] / "data" / "documents"
 STAVES = [
@@ -38,17 +39,6 @@ def loaded() -> dict[str, Document]:
     result = CorpusLoader(LoadSettings()).load(DOCUMENTS)
     assert result.problems == []
     return {d.id: d for d in result.documents}
-
-
-def pdf_page_texts(path: Path) -> list[str]:
-    """The text of each page by pdfium (not pypdf): an independent reading to check against."""
-    import pypdfium2
-
-    document = pypdfium2.PdfDocument(str(path))
-    try:
-        return [document[i].get_textpage().get_text_range() for i in range(len(document))]
-    finally:
-        document.close()
 
 
 def test_every_format_in_the_folder_is_read_with_its_title_and_author(
@@ -83,7 +73,7 @@ def test_pdf_dates_become_metadata_the_time_features_read(loaded: dict[str, Docu
 def test_pdf_pages_are_the_pages_the_text_is_on(loaded: dict[str, Document]) -> None:
     doc = loaded["carol.pdf"]
     pages = parse_layout(doc.layout_json).pages
-    truth = [squash(t) for t in pdf_page_texts(DOCUMENTS / "carol.pdf")]
+    truth = pdf_page_texts(DOCUMENTS / "carol.pdf")
     assert len(pages) == len(truth) > 40
     assert pages == sorted(pages) and pages[0] == 0
     bounds = [*pages, len(doc.text)]

@@ -7,10 +7,13 @@ character offsets into exactly the text that is stored, chunked and cited.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from graphgate.core.layout import SectionStart, layout_json, sections_of
+
+T = TypeVar("T")
 
 
 class FormatProblem(Exception):
@@ -53,6 +56,18 @@ class ParsedDocument:
                 SectionStart(int(s), [str(h) for h in p]) for s, p in row.get("sections") or []
             ],
         )
+
+
+def opened(open_file: Callable[[], T], what: str, program: str) -> T:
+    """``open_file()``, or the problem that names what the file is not: an Office library
+    raises KeyError, ValueError, zip and XML errors alike on a broken file."""
+    try:
+        return open_file()
+    except Exception as exc:
+        raise FormatProblem(
+            f"it cannot be read as {what} ({type(exc).__name__}: {str(exc)[:200]})",
+            f"open and save it again in {program} or LibreOffice, or skip it",
+        ) from exc
 
 
 class TextBuilder:

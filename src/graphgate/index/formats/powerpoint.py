@@ -6,7 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from graphgate.index.formats.layout import FormatProblem, ParsedDocument, TextBuilder, table_lines
+from graphgate.index.formats.layout import (
+    FormatProblem,
+    ParsedDocument,
+    TextBuilder,
+    opened,
+    table_lines,
+)
 from graphgate.index.formats.limits import ReadLimits
 from graphgate.index.formats.word import core_properties
 
@@ -14,13 +20,7 @@ from graphgate.index.formats.word import core_properties
 def read_pptx(path: Path, limits: ReadLimits) -> ParsedDocument:
     import pptx
 
-    try:
-        deck = pptx.Presentation(str(path))
-    except Exception as exc:  # python-pptx raises KeyError, ValueError, lxml errors, …
-        raise FormatProblem(
-            f"it cannot be read as a PowerPoint deck ({type(exc).__name__}: {str(exc)[:200]})",
-            "open and save it again in PowerPoint or LibreOffice, or skip it",
-        ) from exc
+    deck = opened(lambda: pptx.Presentation(str(path)), "a PowerPoint deck", "PowerPoint")
     builder = TextBuilder(limits.max_text_chars)
     if len(deck.slides) > limits.max_pages:
         raise FormatProblem(

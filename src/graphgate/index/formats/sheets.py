@@ -8,7 +8,13 @@ import csv
 import io
 from pathlib import Path
 
-from graphgate.index.formats.layout import FormatProblem, ParsedDocument, TextBuilder, table_lines
+from graphgate.index.formats.layout import (
+    FormatProblem,
+    ParsedDocument,
+    TextBuilder,
+    opened,
+    table_lines,
+)
 from graphgate.index.formats.limits import ReadLimits
 from graphgate.index.formats.word import core_properties
 
@@ -16,13 +22,11 @@ from graphgate.index.formats.word import core_properties
 def read_xlsx(path: Path, limits: ReadLimits) -> ParsedDocument:
     import openpyxl
 
-    try:
-        book = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises KeyError, ValueError, zip and XML errors, …
-        raise FormatProblem(
-            f"it cannot be read as an Excel workbook ({type(exc).__name__}: {str(exc)[:200]})",
-            "open and save it again in Excel or LibreOffice, or skip it",
-        ) from exc
+    book = opened(
+        lambda: openpyxl.load_workbook(str(path), read_only=True, data_only=True),
+        "an Excel workbook",
+        "Excel",
+    )
     builder = TextBuilder(limits.max_text_chars)
     try:
         for sheet in book.worksheets:

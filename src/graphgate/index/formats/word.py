@@ -10,7 +10,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from graphgate.index.formats.layout import FormatProblem, ParsedDocument, TextBuilder, table_lines
+from graphgate.index.formats.layout import (
+    ParsedDocument,
+    TextBuilder,
+    opened,
+    table_lines,
+)
 from graphgate.index.formats.limits import ReadLimits
 
 _HEADING = re.compile(r"^heading\s*(\d)$", re.IGNORECASE)
@@ -20,13 +25,7 @@ def read_docx(path: Path, limits: ReadLimits) -> ParsedDocument:
     import docx
     from docx.table import Table
 
-    try:
-        document = docx.Document(str(path))
-    except Exception as exc:  # python-docx raises KeyError, ValueError, lxml errors, …
-        raise FormatProblem(
-            f"it cannot be read as a Word document ({type(exc).__name__}: {str(exc)[:200]})",
-            "open and save it again in Word or LibreOffice, or skip it",
-        ) from exc
+    document = opened(lambda: docx.Document(str(path)), "a Word document", "Word")
     builder = TextBuilder(limits.max_text_chars)
     for block in document.iter_inner_content():
         if isinstance(block, Table):
