@@ -5,6 +5,7 @@ front matter and HTML meta, and bad ``as_of`` input."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -76,18 +77,33 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
         yield ws
 
 
+HOLDER = re.compile(r"^The .+ of .+: (?P<holder>.+) \((?P<held>[^)]*)\) \[\d+\]$")
+
+
+def _holder(answer_text: str) -> str:
+    """The answer's first line after its header: who held the post asked about then."""
+    found = HOLDER.match(answer_text.splitlines()[1])
+    assert found is not None, answer_text
+    return f"{found['holder']} ({found['held']})"
+
+
 def _first_sentence(answer_text: str) -> str:
-    return answer_text.splitlines()[1]
+    """The first quoted sentence (after the holder line, when there is one)."""
+    return next(line for line in answer_text.splitlines()[1:] if not HOLDER.match(line))
 
 
 @pytest.mark.parametrize("mode", ["vector", "local", "hybrid"])
 def test_as_of_before_and_after_a_succession(workspace: Workspace, mode: str) -> None:
     before = workspace.query(CEO, mode=mode, as_of="2014")
     assert "as of 2014" in before.answer.splitlines()[0]
-    assert "Anna Berg became chief executive" in _first_sentence(before.answer)
+    assert _holder(before.answer) == "Anna Berg (since 2012, until 2016)"
+    # The holder line cites the sentence that states it (quoted once).
+    assert "Anna Berg became chief executive" in before.citations[0].text
     assert "Olaf Lund" not in before.answer  # his appointment lies after 2014
     after = workspace.query(CEO, mode=mode, as_of="2017")
-    assert "Olaf Lund succeeded Anna Berg" in _first_sentence(after.answer)
+    assert _holder(after.answer) == "Olaf Lund (since 2016)"
+    assert "Olaf Lund succeeded Anna Berg" in after.citations[0].text
+    assert [h.source for h in after.retrieval.holders] == ["Olaf Lund"]
     # Without a time the question is answered as before: both sentences may come back.
     timeless = workspace.query(CEO, mode=mode)
     assert timeless.retrieval.time is None and "as of" not in timeless.answer.splitlines()[0]
@@ -97,7 +113,9 @@ def test_the_question_can_name_the_time(workspace: Workspace) -> None:
     answer = workspace.query("Who was chief executive of Nordvik Shipping in 2016?")
     assert answer.retrieval.time is not None and answer.retrieval.time.label == "in 2016"
     assert "in 2016" in answer.answer.splitlines()[0]
-    assert "Olaf Lund succeeded" in _first_sentence(answer.answer)
+    # Anna Berg's term ends in 2016 and Olaf Lund's starts: the later start is the holder.
+    assert _holder(answer.answer) == "Olaf Lund (since 2016)"
+    assert "Olaf Lund succeeded" in answer.citations[0].text
     as_json = answer.to_dict()
     assert as_json["time"] == {"label": "in 2016", "start": "2016-01-01", "end": "2016-12-31"}
 
@@ -147,20 +165,28 @@ def test_a_bad_as_of_is_refused_with_the_formats(workspace: Workspace) -> None:
 def test_a_succession_closes_the_earlier_fact_without_deleting_it(workspace: Workspace) -> None:
     store = workspace.loaded().store
     nordvik = store.entity_ids_named("Nordvik Shipping")[0]
+    facts = [
+        r
+        for r in store.relationships()
+        if r.target_id == nordvik and r.predicate == "chief_executive_of"
+    ]
     held = sorted(
-        (store.entity(r.source_id).name, r.valid_from, r.valid_to)
-        for r in store.relationships()
-        if r.target_id == nordvik and r.predicate == "executive_of"
+        ((store.entity(r.source_id).name, r.valid_from, r.valid_to) for r in facts), key=str
     )
-    assert held == [("Anna Berg", "2012", "2016"), ("Olaf Lund", "2016", None)]
+    # The 2016 report says both that Anna Berg's term ended and that Olaf Lund's began.
+    assert held == [
+        ("Anna Berg", "2012", "2016"),
+        ("Anna Berg", None, "2016"),
+        ("Olaf Lund", "2016", None),
+    ]
     # Each fact keeps the date of the report it was read in.
-    observed = {
-        store.entity(r.source_id).name: r.observed_at
-        for r in store.relationships()
-        if r.target_id == nordvik and r.predicate == "executive_of"
-    }
-    assert observed == {"Anna Berg": "2012-12-31", "Olaf Lund": "2016-12-31"}
-    assert not [c for c in store.conflicts() if c.about == "executive_of"]  # a succession
+    observed = sorted((store.entity(r.source_id).name, r.observed_at) for r in facts)
+    assert observed == [
+        ("Anna Berg", "2012-12-31"),
+        ("Anna Berg", "2016-12-31"),
+        ("Olaf Lund", "2016-12-31"),
+    ]
+    assert not [c for c in store.conflicts() if c.about == "chief executive"]  # a succession
 
 
 @pytest.mark.parametrize("mode", ["vector", "local", "hybrid"])

@@ -73,8 +73,10 @@ def test_variables_that_are_not_settings_are_left_alone(
 ) -> None:
     for name in ("GRAPHGATE_MCP_TOKEN", "GRAPHGATE_DEBUG", "GRAPHGATE_SERVE_TOKEN"):
         monkeypatch.setenv(name, "1")
-    monkeypatch.setenv("GRAPHGATE_TRUTH__FUNCTIONAL", '{"ceo_of": "target"}')  # a dict key
-    assert load_settings(tmp_path).truth.functional == {"ceo_of": "target"}
+    role = '[{"name": "abbot", "terms": ["abbot", "abbess"]}]'  # a list of families
+    monkeypatch.setenv("GRAPHGATE_TRUTH__CUSTOM_ROLES", role)
+    (added,) = load_settings(tmp_path).truth.custom_roles
+    assert added.terms == ["abbot", "abbess"] and added.predicate == "abbot_of"
 
 
 def test_unknown_keys_in_the_file_and_the_arguments_are_errors(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from graphgate.app.workspace_lock import WorkspaceWriteLock, WriterInfo
 from graphgate.core.config import Settings
 from graphgate.core.config_sources import load_settings, setting_sources
 from graphgate.core.errors import ConfigError, ExtractionFailedError, GraphgateError, RunStateError
+from graphgate.core.family_match import family_matcher
 from graphgate.core.inputs import check_question, check_top_k
 from graphgate.core.modes import QUERY_MODES
 from graphgate.core.runs import COMPLETE, INTERRUPTED, RUNNING, Run, RunRegistry
@@ -416,6 +417,7 @@ class Workspace:
                 self.settings.query,
                 self.settings.extract.spacy_model,
                 self.llm_client() if self.settings.llm.provider != "none" else None,
+                family_matcher(self.settings.truth),
             )
         return self._loaded
 

@@ -9,6 +9,14 @@ from typing import Literal
 from pydantic import Field, SecretStr, field_validator
 
 from graphgate.core.config_base import OnError, Section, check_base_url
+from graphgate.core.families import (
+    AttributeFamily,
+    RelationFamily,
+    RoleFamily,
+    default_attributes,
+    default_relations,
+    default_roles,
+)
 
 
 class LoadSettings(Section):
@@ -278,34 +286,39 @@ class VectorSettings(Section):
     )
 
 
-def _functional() -> dict[str, Literal["source", "target"]]:
-    return {
-        "executive_of": "target",
-        "ceo_of": "target",
-        "chief_executive_of": "target",
-        "president_of": "target",
-        "mayor_of": "target",
-        "chairman_of": "target",
-        "headquartered_in": "source",
-        "headquarters_in": "source",
-        "capital_of": "target",
-        "married_to": "source",
-        "spouse_of": "source",
-    }
-
-
 class TruthSettings(Section):
-    functional: dict[str, Literal["source", "target"]] = Field(
-        default_factory=_functional,
-        description="Relations that hold one value at a time, by predicate (as extracted, "
-        'lower case with underscores) -> the end that has one value: "target" (a company has '
-        'one chief executive at a time: X executive_of Y) or "source" (a company has one '
-        "headquarters).",
+    roles: list[RoleFamily] = Field(
+        default_factory=default_roles,
+        description="Posts held by one person at a time (a company's chief executive, a "
+        "town's mayor), each a name and the terms a text uses for it: a later holder's start, "
+        "an end (stepped down, until) or a succession closes the earlier holder's fact. "
+        "Setting it replaces the defaults; custom_roles adds to them.",
+    )
+    custom_roles: list[RoleFamily] = Field(
+        default_factory=list, description="Roles added to truth.roles (checked first)."
+    )
+    relations: list[RelationFamily] = Field(
+        default_factory=default_relations,
+        description="Other relations with one value at a time (headquartered in, capital of, "
+        "married to), by the phrases that write them and the end with one value.",
+    )
+    custom_relations: list[RelationFamily] = Field(
+        default_factory=list, description="Relations added to truth.relations (checked first)."
+    )
+    attributes: list[AttributeFamily] = Field(
+        default_factory=default_attributes,
+        description="Values a text states about a thing (height, population, founding year, "
+        "headquarters), by the cues that state them and the unit their values are compared in; "
+        "two sources giving different values at once are a conflict.",
+    )
+    custom_attributes: list[AttributeFamily] = Field(
+        default_factory=list,
+        description="Attributes added to truth.attributes (checked first).",
     )
     tolerance: float = Field(
         0.02,
         ge=0.0,
         le=1.0,
-        description='Numeric attributes ("120 metres tall" vs "135 metres tall") conflict '
-        "beyond this relative difference.",
+        description='Measures and counts ("120 metres tall" vs "135 metres tall") conflict '
+        "beyond this relative difference; years and places conflict when they differ.",
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, replace
 from typing import Any
 
@@ -11,6 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from graphgate.core.errors import ExtractionFailedError
+from graphgate.core.family_match import family_matcher
 from graphgate.core.text import document_headers, in_context
 from graphgate.core.types import (
     SCHEMAS,
@@ -48,6 +48,7 @@ from graphgate.index.pipeline import IndexContext, Pipeline, Stage, StageOutput
 from graphgate.index.resolve import EDGES_VERSION, EntityResolver, relationships_of
 from graphgate.index.resolve_update import ParentEdges, changed_chunks, combined, update_edges
 from graphgate.index.summarize import CommunitySummarizer, Summarizer
+from graphgate.index.tenures import revise_relations
 from graphgate.index.truth import (
     attribute_statements,
     find_conflicts,
@@ -111,11 +112,13 @@ def extract_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput
     # Rows as dicts, never records: a cached chunk's rows go from JSON to columns directly.
     mentions: list[dict[str, Any]] = []
     relations: list[dict[str, Any]] = []
+    families = family_matcher(ctx.settings.truth)  # posts and relations by meaning
     for chunk, key in zip(chunks, keys, strict=True):
         place = {"chunk_id": chunk.id, "doc_id": chunk.doc_id}
         unplaced = fresh[chunk.id] if chunk.id in fresh else decode_extraction(found[key])
         mentions += [{**m, **place} for m in unplaced[0]]
-        relations += [{**r, **place} for r in unplaced[1]]
+        revised = revise_relations(unplaced[0], unplaced[1], families)
+        relations += [{**r, **place} for r in revised]
     return StageOutput(
         {
             "mentions": dicts_to_table(mentions, Mention),
@@ -177,7 +180,7 @@ def resolve_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput
     )
     chunks = tables["chunks"]
     dated = dict(zip(chunks["id"].to_pylist(), chunks["date"].to_pylist(), strict=True))
-    functional = ctx.settings.truth.functional
+    functional = family_matcher(ctx.settings.truth).functional
     n_sentences = ctx.settings.extract.description_sentences
     edges = _edge_settings(ctx)
     parent = _parent_edges(ctx, edges)
@@ -206,7 +209,7 @@ def resolve_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput
 def _edge_settings(ctx: IndexContext) -> str:
     """What a run's edges depend on besides their inputs: a parent's rows are kept only if
     it was made the same way (and by this version of the aggregation)."""
-    truth = json.dumps(dict(sorted(ctx.settings.truth.functional.items())))
+    truth = ctx.settings.truth.model_dump_json()
     return content_key(EDGES_VERSION, str(ctx.settings.extract.description_sentences), truth)
 
 
@@ -238,13 +241,20 @@ def conflicts_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutp
     chunks = from_table(tables["chunks"], Chunk)
     entities = from_table(tables["entities"], Entity)
     truth = ctx.settings.truth
-    statements = attribute_statements(chunks, entities)
+    families = family_matcher(truth)
+    statements = attribute_statements(chunks, entities, families)
     relationships = tables["relationships"]
+    # Posts and relations an attribute does not already state ("headquarters" is read as an
+    # attribute, so its edges would state each side twice).
+    stated = {f.name for f in families.attributes}
+    asked = {
+        p: one for p, one in families.functional.items() if families.family_name(p) not in stated
+    }
     functional = relationships.filter(
-        pc.is_in(relationships["predicate"], pa.array(sorted(truth.functional), pa.string()))
+        pc.is_in(relationships["predicate"], pa.array(sorted(asked), pa.string()))
     )  # only these can conflict; most edges are not, and building them all costs time
     statements += relation_statements(
-        from_table(functional, Relationship), truth.functional, {c.id: c for c in chunks}
+        from_table(functional, Relationship), asked, {c.id: c for c in chunks}, families
     )
     found = find_conflicts(statements, {e.id: e for e in entities}, truth.tolerance)
     info = {"statements": len(statements), "conflicts": len(found)}

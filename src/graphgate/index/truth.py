@@ -1,12 +1,13 @@
 """Facts over time, and facts that disagree.
 
-Supersession: when a later statement gives a new value for a functional relation (a company's
-chief executive, its headquarters), the earlier fact is closed at the date the new one starts —
-never deleted, so both stay answerable as of their times. Conflicts: two statements about one
-subject that cannot both hold — a functional relation with different values at overlapping
-times, or a numeric attribute ("120 metres tall", "135 metres tall") that differs beyond
-``truth.tolerance`` — are listed with where each was said, so retrieval can surface both sides
-instead of silently picking one.
+Supersession: when a later statement gives a new value for a one-valued relation (a post's
+holder, a company's headquarters: the families of core/families.py, stored under one predicate
+each by index/tenures.py), the earlier fact is closed at the date the new one starts or the
+earlier holder left — never deleted, so both stay answerable as of their times. Conflicts: two
+statements about one subject that cannot both hold — two holders of a post known to hold at
+overlapping times by different sources, or two values of an attribute (a height, a founding
+year, a headquarters city) beyond ``truth.tolerance`` — are listed with where each was said,
+so retrieval can surface both sides instead of silently picking one.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations, pairwise
+from itertools import combinations
 
-from graphgate.core.dates import span_of
+from graphgate.core.dates import TimeSpan, parse_time, span_of
+from graphgate.core.family_match import FamilyMatcher
 from graphgate.core.text import sentence_spans
 from graphgate.core.types import Chunk, Conflict, Entity, Relationship
 
@@ -26,43 +28,7 @@ from graphgate.core.types import Chunk, Conflict, Entity, Relationship
 # repetition).
 _MAX_VALUES = 12
 
-_NUMBER = r"(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
-_DIGIT = re.compile(r"\d")  # what every measure below contains
-_LENGTH_UNITS = {
-    "m": 1.0,
-    "metre": 1.0,
-    "metres": 1.0,
-    "meter": 1.0,
-    "meters": 1.0,
-    "ft": 0.3048,
-    "feet": 0.3048,
-    "foot": 0.3048,
-    "km": 1000.0,
-    "kilometres": 1000.0,
-    "kilometers": 1000.0,
-    "mi": 1609.344,
-    "miles": 1609.344,
-}
-_UNIT = "|".join(sorted(_LENGTH_UNITS, key=len, reverse=True))
-_DIMENSIONS = {"tall": "height", "high": "height", "long": "length", "wide": "width"}
-_MEASURE = re.compile(
-    rf"{_NUMBER}[\s-]*(?P<unit>{_UNIT})\b[\s-]*(?P<adj>tall|high|long|wide)\b", re.IGNORECASE
-)
-_MEASURE_OF = re.compile(
-    rf"\b(?P<attr>height|length|width)\s+of\s+(?:about\s+|around\s+)?{_NUMBER}\s*(?P<unit>{_UNIT})\b",
-    re.IGNORECASE,
-)
-_POPULATION = re.compile(
-    rf"\bpopulation\s+(?:of|was|is|stood at|reached)\s+(?:about\s+|around\s+)?{_NUMBER}"
-    r"(?P<scale>\s+(?:million|thousand))?",
-    re.IGNORECASE,
-)
-_RESIDENTS = re.compile(
-    rf"\b(?:there\s+(?:were|are|was|is)|had|has)\s+(?:about\s+|around\s+)?{_NUMBER}"
-    r"(?P<scale>\s+(?:million|thousand))?\s+(?:people|inhabitants|residents)\b",
-    re.IGNORECASE,
-)
-
+_DIGIT = re.compile(r"\d")  # what every measure but a place contains
 
 _PLACES = {"GPE", "LOC", "LOCATION"}
 _PREPOSITION = re.compile(r"\b(?:in|at|of|from|near|to|by|on|with)\s+(?:the\s+)?$")
@@ -84,22 +50,44 @@ class Statement:
     date: str | None
     valid_from: str | None = None
     valid_to: str | None = None
+    exact: bool = False  # a year or a place: any difference disagrees
 
 
 def supersede(
     relationships: Sequence[Relationship], functional: Mapping[str, str]
 ) -> list[Relationship]:
-    """Earlier open-ended values of a functional relation closed where a later one starts."""
+    """Earlier open-ended values of a functional relation closed where a later one starts,
+    or where a statement says the holder left ("A stepped down in 2006": no start, an end).
+    Two values that start at the same time are not a succession: both stay open, and are a
+    conflict when different sources state them."""
     closed: dict[str, str] = {}
     for group in _functional_groups(relationships, functional).values():
         dated = sorted(
             (r for r, _ in group if r.valid_from), key=lambda r: (r.valid_from or "", r.id)
         )
-        for earlier, later in pairwise(dated):
-            if earlier.valid_to is None and _value(earlier, functional) != _value(
-                later, functional
-            ):
-                closed[earlier.id] = later.valid_from or ""
+        for i, earlier in enumerate(dated):
+            if earlier.valid_to is not None:
+                continue
+            value = _value(earlier, functional)
+            later = next(
+                (
+                    r
+                    for r in dated[i + 1 :]
+                    if _value(r, functional) != value
+                    and (r.valid_from or "") > (earlier.valid_from or "")
+                ),
+                None,
+            )
+            ends = [
+                r.valid_to
+                for r, v in group
+                if v == value and not r.valid_from and r.valid_to
+                and r.valid_to > (earlier.valid_from or "")
+            ]  # fmt: skip
+            if later is not None and later.valid_from:
+                ends.append(later.valid_from)
+            if ends:
+                closed[earlier.id] = min(ends)
     return [replace(r, valid_to=closed[r.id]) if r.id in closed else r for r in relationships]
 
 
@@ -124,8 +112,10 @@ def relation_statements(
     relationships: Sequence[Relationship],
     functional: Mapping[str, str],
     chunks: Mapping[str, Chunk],
+    families: FamilyMatcher,
 ) -> list[Statement]:
-    """Each functional fact as a statement about its one-valued end, from its first chunk."""
+    """Each functional fact as a statement about its one-valued end, from its first chunk,
+    about its family ("chief executive")."""
     out: list[Statement] = []
     for (key, predicate), group in sorted(_functional_groups(relationships, functional).items()):
         for r, value in group:
@@ -136,7 +126,7 @@ def relation_statements(
             out.append(
                 Statement(
                     key,
-                    predicate,
+                    families.family_name(predicate),
                     value,
                     None,
                     chunk.id,
@@ -161,45 +151,87 @@ def _sentence_of(chunk: Chunk, description: str) -> tuple[int, int, str]:
     return chunk.start, chunk.end, chunk.text
 
 
-def attribute_statements(chunks: Sequence[Chunk], entities: Sequence[Entity]) -> list[Statement]:
-    """Heights, lengths, widths and populations the text states, each of the entity named
-    last before the number in its sentence."""
-    named: dict[str, list[tuple[str, str]]] = defaultdict(list)
+def attribute_statements(
+    chunks: Sequence[Chunk], entities: Sequence[Entity], families: FamilyMatcher
+) -> list[Statement]:
+    """The attribute values the text states (truth.attributes), each of the entity it is
+    about: named before the value in its sentence, else after it ("Founded in 1901, X is"),
+    else, for a population, the place the passage is about. Names are those the index knows,
+    wherever the extractor found them (on made-up or rare names it misses some mentions)."""
     places = _main_places(chunks, entities)
-    for e in entities:
-        for cid in e.chunk_ids:
-            for surface in {e.name, *e.aliases}:
-                named[cid].append((surface, e.id))
+    known = KnownNames(entities)
+    with_place = any(f.unit == "place" for f in families.attributes)
     out: list[Statement] = []
     for chunk in chunks:
-        if not _DIGIT.search(chunk.text):  # every measure has a number
+        if not with_place and not _DIGIT.search(chunk.text):
             continue
         for begin, end in sentence_spans(chunk.text):
             sentence = chunk.text[begin:end]
-            if not _DIGIT.search(sentence):
+            measured = families.measures_in(sentence)
+            if not measured:
                 continue
-            for about, number, shown, at in _measures(sentence):
-                subject = _subject_before(sentence, at, named.get(chunk.id, []))
-                if subject is None and about == "population":
-                    # "there were 3,559 people ... in the city": the place the passage is about.
+            names = known.in_text(sentence)
+            for m in measured:
+                value = m.shown
+                if m.family.unit == "place":
+                    place = known.by_name.get(m.value.lower())
+                    # Compared by name: the entity's, else as written.
+                    value = known.names[place] if place else m.value
+                named = [(n, e) for n, e in names if n.lower() != m.value.lower()]
+                subject = _subject_before(sentence, m.value_start, named) or _subject_after(
+                    sentence, m.value_end, named
+                )
+                if subject is None and m.family.name == "population":
                     subject = places.get(chunk.id)
                 if subject is None:
                     continue
                 out.append(
                     Statement(
                         subject,
-                        about,
-                        shown,
-                        number,
+                        m.family.name,
+                        value,
+                        m.number,
                         chunk.id,
                         chunk.doc_id,
                         chunk.start + begin,
                         chunk.start + end,
                         sentence,
                         chunk.date,
+                        exact=m.family.unit in {"year", "place"},
                     )
                 )
     return out
+
+
+class KnownNames:
+    """The index's entity names and aliases, found in any text by their words."""
+
+    _WORDS = re.compile(r"[\w'’.&-]+")
+
+    def __init__(self, entities: Sequence[Entity]) -> None:
+        self.by_name: dict[str, str] = {}
+        self.names = {e.id: e.name for e in entities}
+        for e in sorted(entities, key=lambda e: -e.mention_count):
+            for surface in (e.name, *e.aliases):
+                if len(surface) > 1 and any(ch.isupper() for ch in surface):
+                    self.by_name.setdefault(surface.lower(), e.id)
+        self.longest = max((len(n.split()) for n in self.by_name), default=0)
+
+    def in_text(self, text: str) -> list[tuple[str, str]]:
+        """(surface, entity id) of each name the text writes, longest first where two overlap."""
+        words = [(m.group(0).rstrip(".,"), m.start()) for m in self._WORDS.finditer(text)]
+        found: list[tuple[str, str]] = []
+        taken: set[int] = set()
+        for size in range(min(self.longest, 8), 0, -1):
+            for i in range(len(words) - size + 1):
+                if taken & set(range(i, i + size)) or not words[i][0][:1].isupper():
+                    continue
+                surface = " ".join(w for w, _ in words[i : i + size])
+                eid = self.by_name.get(surface.lower())
+                if eid is not None:
+                    found.append((surface, eid))
+                    taken |= set(range(i, i + size))
+        return found
 
 
 def _main_places(chunks: Sequence[Chunk], entities: Sequence[Entity]) -> dict[str, str]:
@@ -218,22 +250,13 @@ def _main_places(chunks: Sequence[Chunk], entities: Sequence[Entity]) -> dict[st
     return {cid: eid for cid, (_, eid) in best.items()}
 
 
-def _measures(sentence: str) -> list[tuple[str, float, str, int]]:
-    """(attribute, value in base units, value as written, offset) of each measure stated."""
-    found = []
-    for m in _MEASURE.finditer(sentence):
-        scale = _LENGTH_UNITS[m.group("unit").lower()]
-        value = float(m.group("num").replace(",", "")) * scale
-        found.append((_DIMENSIONS[m.group("adj").lower()], value, m.group(0), m.start()))
-    for m in _MEASURE_OF.finditer(sentence):
-        scale = _LENGTH_UNITS[m.group("unit").lower()]
-        value = float(m.group("num").replace(",", "")) * scale
-        found.append((m.group("attr").lower(), value, m.group(0), m.start()))
-    for m in [*_POPULATION.finditer(sentence), *_RESIDENTS.finditer(sentence)]:
-        scale = {"million": 1e6, "thousand": 1e3}.get((m.group("scale") or "").strip().lower(), 1)
-        value = float(m.group("num").replace(",", "")) * scale
-        found.append(("population", value, m.group(0), m.start()))
-    return found
+def _subject_after(sentence: str, offset: int, names: list[tuple[str, str]]) -> str | None:
+    """The first entity named after the value ("12,000 people live in X")."""
+    lowered = sentence.lower()
+    found = sorted(
+        (at, eid) for surface, eid in names if (at := lowered.find(surface.lower(), offset)) >= 0
+    )
+    return found[0][1] if found else None
 
 
 def _subject_before(sentence: str, offset: int, names: list[tuple[str, str]]) -> str | None:
@@ -298,18 +321,36 @@ def _shown(s: Statement, entities: Mapping[str, Entity]) -> str:
 
 def _disagree(a: Statement, b: Statement, tolerance: float) -> bool:
     if a.number is not None and b.number is not None:
+        if a.exact or b.exact:
+            return a.number != b.number
         scale = max(abs(a.number), abs(b.number)) or 1.0
         return abs(a.number - b.number) / scale > tolerance
     return a.value != b.value
 
 
 def _same_time(a: Statement, b: Statement) -> bool:
-    """Both may hold at once: their validity overlaps, or one of them states none. One that
+    """Both may hold at once. An attribute (a height) states no time and holds at both;
+    relation values (two holders of a post) must both be known to hold at overlapping times:
+    by their validity, else as of their documents' years, never when one of them has no
+    time at all, and never within one document (which tells its own succession). One that
     ends where the other begins is a succession, not a conflict."""
     if (a.valid_to and a.valid_to == b.valid_from) or (b.valid_to and b.valid_to == a.valid_from):
         return False
+    relation = a.number is None and b.number is None and not (a.exact or b.exact)
+    if relation and a.doc_id == b.doc_id:
+        return False
     try:
-        first, second = span_of(a.valid_from, a.valid_to), span_of(b.valid_from, b.valid_to)
+        first, second = _when(a, relation), _when(b, relation)
     except ValueError:
-        return True
-    return first is None or second is None or first.overlaps(second)
+        return not relation
+    if first is None or second is None:
+        return not relation
+    return first.overlaps(second)
+
+
+def _when(s: Statement, relation: bool) -> TimeSpan | None:
+    span = span_of(s.valid_from, s.valid_to)
+    if span is None and relation and s.date:
+        year = parse_time(s.date[:4])
+        return TimeSpan(year.first, year.last, year.iso)
+    return span

@@ -97,6 +97,7 @@ class ExtractiveAnswerer:
                 f"Sources disagree on the {conflict.about.replace('_', ' ')} of "
                 f"{conflict.subject}: " + " vs ".join(said)
             )
+        lines += _holder_lines(result, citations, sentences)
         quoted = {(c.doc_id, c.start) for c in citations}
         for s in chosen:
             if (s.doc_id, s.start) in quoted:
@@ -188,6 +189,33 @@ class ExtractiveAnswerer:
                     )
                 )
         return out
+
+
+def _holder_lines(
+    result: RetrievalResult, citations: list[Citation], sentences: list[_Sentence]
+) -> list[str]:
+    """Who held the post the question asks about at the asked time (query/held.py), each
+    cited by the sentence that states it: the answer first, then the passages."""
+    lines = []
+    for edge in result.holders:
+        said = next(
+            (s for s in sentences if s.chunk_id in edge.chunk_ids and edge.source in s.text),
+            None,
+        )
+        if said is None or result.time is None:
+            continue
+        marker = len(citations) + 1
+        citations.append(
+            Citation(marker, said.chunk_id, said.doc_id, said.start, said.end, said.text)
+        )
+        post = edge.predicate.removesuffix("_of").replace("_", " ")
+        since = f"since {edge.valid_from}" if edge.valid_from else ""
+        until = f"until {edge.valid_to}" if edge.valid_to else ""
+        held = ", ".join(x for x in (since, until) if x)
+        lines.append(
+            f"The {post} of {edge.target} {result.time.label}: {edge.source} ({held}) [{marker}]"
+        )
+    return lines
 
 
 def answered_by_rows(result: RetrievalResult) -> bool:

@@ -107,6 +107,8 @@ class RetrievalResult:
     # The question as query/ read it (the answerer's words and kind); None from a retriever
     # outside graphgate, whose results carry the text only.
     parsed: Question | None = field(default=None, repr=False, compare=False)
+    # Who held the post the question asks about at the asked time (query/held.py).
+    holders: list[RetrievedEdge] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -165,22 +167,8 @@ class Answer:
                 {"id": e.id, "name": e.name, "type": e.type, "score": round(e.score, 6)}
                 for e in r.entities
             ],
-            "edges": [
-                {
-                    "id": e.id,
-                    "source_id": e.source_id,
-                    "source": e.source,
-                    "predicate": e.predicate,
-                    "target_id": e.target_id,
-                    "target": e.target,
-                    "weight": e.weight,
-                    "chunk_ids": e.chunk_ids,
-                    "valid_from": e.valid_from,
-                    "valid_to": e.valid_to,
-                    "observed_at": e.observed_at,
-                }
-                for e in r.edges
-            ],
+            "edges": [_edge_dict(e) for e in r.edges],
+            "holders": [_edge_dict(e) for e in r.holders],
             "communities": [
                 {"id": c.id, "level": c.level, "title": c.title, "score": round(c.score, 6)}
                 for c in r.communities
@@ -194,6 +182,12 @@ class Answer:
             **({"cypher": r.cypher} if r.cypher is not None else {}),
             **({"route": r.route} if r.route is not None else {}),
         }
+
+
+def _edge_dict(e: RetrievedEdge) -> dict[str, Any]:
+    fields = ("id", "source_id", "source", "predicate", "target_id", "target", "weight")
+    times = ("chunk_ids", "valid_from", "valid_to", "observed_at")
+    return {k: getattr(e, k) for k in (*fields, *times)}
 
 
 def _time_dict(span: TimeSpan) -> dict[str, str | None]:

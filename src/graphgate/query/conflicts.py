@@ -4,8 +4,10 @@ and the passages of both, so the answer can cite both instead of silently pickin
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
+from graphgate.core.family_match import FamilyMatcher, stem
 from graphgate.core.text import content_word_set
 from graphgate.core.types import Conflict
 from graphgate.query.base import ConflictSide, RetrievalResult, RetrievedConflict
@@ -15,36 +17,33 @@ from graphgate.query.temporal import TemporalRetriever
 from graphgate.query.vector import chunk_hit
 from graphgate.store.base import GraphStore
 
-# Words by which a question asks about an attribute (a relation is asked about by the words
-# of its predicate: "executive_of" by "executive").
-_ASKED_BY = {
-    "height": {"tall", "height", "high"},
-    "length": {"long", "length"},
-    "width": {"wide", "width"},
-    "population": {"population", "inhabitant", "resident", "people"},
-}
 
-
-def asked_about(conflict: Conflict, question_words: frozenset[str]) -> bool:
-    words = _ASKED_BY.get(conflict.about) or content_word_set(conflict.about.replace("_", " "))
-    return not words.isdisjoint(question_words)
+def asked_about(
+    conflict: Conflict, question_words: frozenset[str], families: FamilyMatcher
+) -> bool:
+    """Whether the question asks about what the conflict is about: by its family's words
+    (truth.attributes' asked_by, a role's terms), else by the words of its name."""
+    words = families.asked_words(conflict.about) or content_word_set(
+        conflict.about.replace("_", " ")
+    )
+    return not words.isdisjoint({stem(w) for w in question_words} | question_words)
 
 
 def surface_conflicts(
-    result: RetrievalResult, store: GraphStore, question: Question
+    result: RetrievalResult, store: GraphStore, question: Question, families: FamilyMatcher
 ) -> RetrievalResult:
-    """The conflicts about a retrieved entity, on what the question asks, of which a retrieved
-    passage states one side; the other side's passage is added when missing."""
+    """The conflicts about what the question names (by name or alias), on what it asks, of
+    which a retrieved passage states one side; the other side's passage is added when
+    missing. A retrieved entity the question does not name is not what it asks about."""
     conflicts = store.conflicts()
     if not conflicts:
         return result
-    entities = {e.id for e in result.entities}
     chunk_ids = {c.id for c in result.chunks}
     words = question.words
     found: list[RetrievedConflict] = []
     chunks = list(result.chunks)
     for c in conflicts:
-        if c.subject_id not in entities or not asked_about(c, words):
+        if not asked_about(c, words, families) or not _named(question.text, c, store):
             continue
         if c.a_chunk_id not in chunk_ids and c.b_chunk_id not in chunk_ids:
             continue
@@ -62,6 +61,18 @@ def surface_conflicts(
     if not found:
         return result
     return replace(result, chunks=chunks, conflicts=found)
+
+
+def _named(text: str, conflict: Conflict, store: GraphStore) -> bool:
+    """The question writes the subject's name or one of its aliases."""
+    try:
+        aliases = store.entity(conflict.subject_id).aliases
+    except (KeyError, LookupError, ValueError):
+        aliases = []
+    names = {conflict.subject, *aliases}
+    return any(
+        len(n) > 2 and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text, re.I) for n in names
+    )
 
 
 class ConflictRetriever:
@@ -92,5 +103,7 @@ class ConflictRetriever:
         a :class:`Question` already read carries its time."""
         if isinstance(question, str):
             question = self.read(question, as_of, default_as_of)
-        found = surface_conflicts(self.inner.retrieve(question, top_k), self.index.store, question)
+        found = surface_conflicts(
+            self.inner.retrieve(question, top_k), self.index.store, question, self.index.families
+        )
         return replace(found, parsed=question)

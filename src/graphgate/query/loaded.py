@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from graphgate.core.config import QuerySettings
+from graphgate.core.config import QuerySettings, TruthSettings
 from graphgate.core.errors import EmbeddingMismatchError, IndexMissingError
+from graphgate.core.family_match import FamilyMatcher, family_matcher
 from graphgate.core.layout import Layout, parse_layout
 from graphgate.core.runs import Run
 from graphgate.embed.base import Embedder
 from graphgate.llm.client import LLMClient
+from graphgate.query.held import HeldFacts
 from graphgate.query.linking import EntityLinker
 from graphgate.query.projection import GraphProjection
 from graphgate.store.base import GraphStore
@@ -23,7 +25,9 @@ class LoadedIndex:
     projection: GraphProjection
     linker: EntityLinker
     llm: LLMClient | None = None  # the configured model, for cypher mode; None when offline
+    families: FamilyMatcher = field(default_factory=lambda: family_matcher(TruthSettings()))
     _layouts: dict[str, Layout] | None = field(default=None, init=False, repr=False)
+    _held: HeldFacts | None = field(default=None, init=False, repr=False)
 
     def close(self) -> None:
         self.store.close()
@@ -34,6 +38,12 @@ class LoadedIndex:
         if self._layouts is None:
             self._layouts = _read_layouts(self.run)
         return self._layouts.get(doc_id)
+
+    def held(self) -> HeldFacts:
+        """The run's dated one-valued facts by chunk (query/held.py); read once."""
+        if self._held is None:
+            self._held = HeldFacts.read(self.run, self.families)
+        return self._held
 
 
 def _read_layouts(run: Run) -> dict[str, Layout]:
@@ -67,10 +77,14 @@ def open_index(
     settings: QuerySettings,
     spacy_model: str,
     llm: LLMClient | None = None,
+    families: FamilyMatcher | None = None,
 ) -> LoadedIndex:
     """``store`` already opened on ``run`` by the caller (the composition root chooses it);
     ``spacy_model`` finds the mentions entity linking matches."""
     edges = store.projection()
     projection = GraphProjection(edges.node_ids, edges.source_ids, edges.target_ids, edges.weights)
     linker = EntityLinker(store, embedder, settings, spacy_model)
-    return LoadedIndex(run, store, embedder, projection, linker, llm)
+    loaded = LoadedIndex(run, store, embedder, projection, linker, llm)
+    if families is not None:
+        loaded.families = families
+    return loaded

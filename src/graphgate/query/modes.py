@@ -46,5 +46,7 @@ def build_retriever(mode: str, index: LoadedIndex, settings: QuerySettings) -> C
     inner: ModeRetriever = RETRIEVERS[mode](index, settings)
     if mode == "hybrid" and index.llm is not None and settings.hybrid_route_cypher:
         inner = RoutedRetriever(CypherRetriever(index, settings), inner)
-    timed = TemporalRetriever(inner, settings.top_k_chunks, settings.temporal)
+    timed = TemporalRetriever(
+        inner, settings.top_k_chunks, settings.temporal, index.held(), index.families
+    )
     return ConflictRetriever(timed, index)

@@ -14,8 +14,10 @@ from dataclasses import replace
 from datetime import date
 
 from graphgate.core.dates import TimeSpan, at, parse_time, span_of, spans_in
+from graphgate.core.family_match import FamilyMatcher
 from graphgate.core.text import sentence_spans
 from graphgate.query.base import ModeRetriever, RetrievalResult, RetrievedChunk
+from graphgate.query.held import HELD, NOT_HELD, HeldFacts
 from graphgate.query.question import Question
 
 # Fit classes of a sentence or passage to the asked time.
@@ -51,26 +53,50 @@ def sentence_fit(text: str, asked: TimeSpan, dated: str | None = None) -> tuple[
 
 
 def chunk_fit(chunk: RetrievedChunk, asked: TimeSpan) -> int:
-    """The best fit of any of the passage's sentences."""
-    best = CONTRADICTS
+    """The best fit of the passage's sentences that state a time; the document's date
+    speaks for its undated sentences only when no sentence states one ("It was announced
+    in the town." does not make a report of a later change fit an earlier time)."""
+    best, dated = CONTRADICTS, False
+    undated = CONTRADICTS
     for start, end in sentence_spans(chunk.text):
-        best = max(best, sentence_fit(chunk.text[start:end], asked, chunk.date)[0])
+        text = chunk.text[start:end]
+        if not spans_in(text):
+            undated = max(undated, sentence_fit(text, asked, chunk.date)[0])
+            continue
+        dated = True
+        best = max(best, sentence_fit(text, asked, chunk.date)[0])
         if best == FITS:
             break
-    return best
+    return best if dated else undated
 
 
-def constrain(result: RetrievalResult, asked: TimeSpan, top_k: int) -> RetrievalResult:
-    """The result at the asked time: contradicted facts dropped, passages whose every dated
-    sentence contradicts it moved last (a passage is never promoted for merely naming the
-    year: that is for relevance to decide)."""
+def constrain(
+    result: RetrievalResult,
+    asked: TimeSpan,
+    top_k: int,
+    facts: HeldFacts | None = None,
+    families: FamilyMatcher | None = None,
+) -> RetrievalResult:
+    """The result at the asked time: contradicted facts dropped; a passage whose facts about
+    what the question names held then, from a stated start, first; one whose facts did not
+    hold then, or whose every dated sentence contradicts it, last (a passage is never
+    promoted for merely naming the year: that is for relevance to decide)."""
     edges = [e for e in result.edges if _edge_holds(e.valid_from, e.valid_to, asked)]
-    ranked = sorted(
-        enumerate(result.chunks),
-        key=lambda ic: (chunk_fit(ic[1], asked) == CONTRADICTS, ic[0]),
-    )
+
+    def fit(chunk: RetrievedChunk) -> int:
+        held = facts.fit(chunk.id, result.question, asked) if facts is not None else None
+        if held is not None:
+            return held
+        return HELD if chunk_fit(chunk, asked) != CONTRADICTS else NOT_HELD
+
+    ranked = sorted(enumerate(result.chunks), key=lambda ic: (-fit(ic[1]), ic[0]))
     chunks = [c for _, c in ranked][:top_k]
-    return replace(result, chunks=chunks, edges=edges, time=asked)
+    holders = (
+        facts.holders((c.id for c in chunks), result.question, asked, families)
+        if facts is not None and families is not None
+        else []
+    )
+    return replace(result, chunks=chunks, edges=edges, time=asked, holders=holders)
 
 
 def _edge_holds(valid_from: str | None, valid_to: str | None, asked: TimeSpan) -> bool:
@@ -88,11 +114,20 @@ class TemporalRetriever:
     (the question's time is still read, and checked), for measuring what time-awareness
     adds."""
 
-    def __init__(self, inner: ModeRetriever, default_k: int, enabled: bool = True) -> None:
+    def __init__(
+        self,
+        inner: ModeRetriever,
+        default_k: int,
+        enabled: bool = True,
+        facts: HeldFacts | None = None,
+        families: FamilyMatcher | None = None,
+    ) -> None:
         self.inner = inner
         self.mode = inner.mode
         self.default_k = default_k
         self.enabled = enabled
+        self.facts = facts
+        self.families = families
 
     def retrieve(self, question: Question, top_k: int | None = None) -> RetrievalResult:
         asked = question.time
@@ -101,4 +136,4 @@ class TemporalRetriever:
             return self.inner.retrieve(question, k)
         if not self.enabled:
             return self.inner.retrieve(question, k)
-        return constrain(self.inner.retrieve(question, 2 * k), asked, k)
+        return constrain(self.inner.retrieve(question, 2 * k), asked, k, self.facts, self.families)

@@ -1,0 +1,112 @@
+"""Who held a post at the asked time, from the index's dated facts, for every mode.
+
+The facts are the one-valued relations the index closed at each succession (index/truth.py):
+"B mayor_of X from 2006", "A mayor_of X 2001 to 2006". A passage that states such a fact about
+something the question names fits the asked time when the fact held then — and best when the
+fact's start is stated, not only its end — and does not when none of its facts held then,
+whatever the date of its document (a later report about an earlier time still counts).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from graphgate.core.dates import TimeSpan, span_of
+from graphgate.core.errors import IndexMissingError
+from graphgate.core.family_match import FamilyMatcher
+from graphgate.core.runs import Run
+from graphgate.query.base import RetrievedEdge
+
+# How well a passage's facts fit the asked time (query/temporal.py ranks by it).
+HELD_FROM_START, HELD, NOT_HELD = 3, 2, 0
+
+
+@dataclass(frozen=True)
+class HeldFact:
+    edge: RetrievedEdge
+    family: str  # "mayor"
+    role: bool
+    span: TimeSpan | None
+
+    def holds(self, asked: TimeSpan) -> bool:
+        return self.span is not None and self.span.overlaps(asked)
+
+
+class HeldFacts:
+    """The run's dated one-valued facts, by chunk, read once per loaded run."""
+
+    def __init__(self, facts: Sequence[HeldFact]) -> None:
+        self.by_chunk: dict[str, list[HeldFact]] = defaultdict(list)
+        for f in facts:
+            for cid in f.edge.chunk_ids:
+                self.by_chunk[cid].append(f)
+
+    @classmethod
+    def read(cls, run: Run, families: FamilyMatcher) -> HeldFacts:
+        try:
+            rels = run.read_artifact("relationships").to_pylist()
+            entities = run.read_artifact("entities", ["id", "name"]).to_pydict()
+            names = dict(zip(entities["id"], entities["name"], strict=True))
+        except (IndexMissingError, KeyError, ValueError, OSError):
+            return cls([])
+        facts = []
+        for r in rels:
+            predicate = r["predicate"]
+            if predicate not in families.functional or not (r["valid_from"] or r["valid_to"]):
+                continue
+            try:
+                span = span_of(r["valid_from"], r["valid_to"])
+            except ValueError:
+                continue
+            edge = RetrievedEdge(
+                r["id"], r["source_id"], names.get(r["source_id"], r["source_id"]), predicate,
+                r["target_id"], names.get(r["target_id"], r["target_id"]), r["weight"],
+                list(r["chunk_ids"]), 0.0, r["valid_from"], r["valid_to"], r.get("observed_at"),
+            )  # fmt: skip
+            name = families.family_name(predicate)
+            facts.append(HeldFact(edge, name, families.is_role(predicate), span))
+        return cls(facts)
+
+    def about(self, chunk_id: str, question: str) -> list[HeldFact]:
+        """The chunk's facts about something the question names (by its one-valued end)."""
+        lowered = question.lower()
+        return [f for f in self.by_chunk.get(chunk_id, []) if _named(f, lowered)]
+
+    def fit(self, chunk_id: str, question: str, asked: TimeSpan) -> int | None:
+        """How the chunk's facts about the question fit the asked time; None: it states none."""
+        facts = self.about(chunk_id, question)
+        if not facts:
+            return None
+        held = [f for f in facts if f.holds(asked)]
+        if any(f.edge.valid_from for f in held):
+            return HELD_FROM_START
+        return HELD if held else NOT_HELD
+
+    def holders(
+        self, chunk_ids: Iterable[str], question: str, asked: TimeSpan, families: FamilyMatcher
+    ) -> list[RetrievedEdge]:
+        """Facts of the posts the question asks about ("Who was the mayor of X?") that held at
+        the asked time, from the retrieved chunks, those with a stated start first."""
+        asked_roles = {m.family.predicate for m in families.roles_in(question)}
+        found: dict[str, HeldFact] = {}
+        for cid in chunk_ids:
+            for f in self.about(cid, question):
+                if f.edge.predicate in asked_roles and f.holds(asked):
+                    found.setdefault(f.edge.id, f)
+        ranked = sorted(
+            found.values(), key=lambda f: (f.edge.valid_from is None, f.edge.valid_from or "")
+        )
+        # One holder per post: the latest stated start (a later start closed earlier ones).
+        best: dict[tuple[str, str], HeldFact] = {}
+        for f in ranked:
+            key = (f.edge.predicate, f.edge.target_id)
+            if key not in best or (best[key].edge.valid_from or "") < (f.edge.valid_from or ""):
+                best[key] = f
+        return [f.edge for f in best.values()]
+
+
+def _named(f: HeldFact, lowered_question: str) -> bool:
+    name = f.edge.target if f.role else f.edge.source
+    return len(name) > 2 and name.lower() in lowered_question
