@@ -37,7 +37,7 @@ class NlpExtractor:
     name = "nlp"
     # Bumped whenever the same text and settings would extract differently: it is part of the
     # content-cache key, so cached extractions of an older revision are not reused.
-    revision = "5"
+    revision = "6"
 
     def __init__(self, settings: ExtractSettings) -> None:
         self.settings = settings
@@ -101,10 +101,30 @@ class NlpExtractor:
     def extract_each(
         self, chunks: Sequence[Chunk]
     ) -> list[tuple[list[Mention], list[RawRelation]]]:
-        """Mentions and relations per chunk, in this process."""
+        """Mentions and relations per chunk, in this process. Each block of a chunk (a
+        paragraph, a heading) is parsed on its own: a title is never read as the start of
+        the sentence under it ("Kettleby news In January 2011, ...")."""
         nlp = self._load()
-        docs = nlp.pipe((c.text for c in chunks), batch_size=self.settings.batch_size)
-        return [self._from_doc(chunk, doc) for chunk, doc in zip(chunks, docs, strict=True)]
+        owners: list[tuple[int, str | None]] = []  # chunk, and its body when a heading
+        texts: list[str] = []
+        for i, chunk in enumerate(chunks):
+            blocks = text_blocks(chunk.text)
+            body = "\n".join(b for b, heading in blocks if not heading)
+            for block, heading in blocks:
+                owners.append((i, body if heading else None))
+                texts.append(block)
+        out: list[tuple[list[Mention], list[RawRelation]]] = [([], []) for _ in chunks]
+        docs = nlp.pipe(texts, batch_size=self.settings.batch_size)
+        for (i, under), doc in zip(owners, docs, strict=True):
+            mentions, relations = self._from_doc(chunks[i], doc)
+            if under is not None:
+                # A name only a heading writes is the title's wording ("Kettleby news"), not
+                # a thing the text speaks of; one the text writes too is kept.
+                mentions = [m for m in mentions if m.name in under]
+                relations = []
+            out[i][0].extend(mentions)
+            out[i][1].extend(relations)
+        return out
 
     def _from_doc(self, chunk: Chunk, doc: Any) -> tuple[list[Mention], list[RawRelation]]:
         token_entity: dict[int, str] = {}
@@ -185,6 +205,39 @@ class NlpExtractor:
                             sentence,
                             *when,
                         )
+
+
+_BLOCK_BREAK = re.compile(r"\n[ \t]*\n\s*")
+
+
+def text_blocks(text: str) -> list[tuple[str, bool]]:
+    """(block, is a heading) of each paragraph of the chunk, and of each heading on its own
+    (a Markdown heading, or a title line over the text it names): a heading is never glued to
+    the sentence under it. A line wrapped inside a sentence is no heading."""
+    blocks: list[tuple[str, bool]] = []
+    for paragraph in _BLOCK_BREAK.split(text):
+        lines = paragraph.split("\n")
+        while lines and (
+            lines[0].lstrip().startswith("#") or (len(lines) > 1 and _is_title(*lines[:2]))
+        ):
+            blocks.append((lines.pop(0), True))
+        if lines:
+            blocks.append(("\n".join(lines), False))
+    return [(b, heading) for b, heading in blocks if b.strip()]
+
+
+_FUNCTION_END = re.compile(r"\b(?:a|an|the|of|and|or|to|in|on|for|with|by|as|at|from)$", re.I)
+
+
+def _is_title(line: str, following: str) -> bool:
+    """A short line without end punctuation over a line that starts a sentence."""
+    stripped = line.strip()
+    return (
+        0 < len(stripped.split()) <= 8
+        and not re.search(r"[.!?:;,\"'”’)\-]$", stripped)
+        and not _FUNCTION_END.search(stripped)
+        and following.lstrip()[:1].isupper()
+    )
 
 
 def _objects(

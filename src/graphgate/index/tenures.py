@@ -125,14 +125,14 @@ def _read_sentence(
     org_at = {(s, e) for name, s, e, _ in places if name == org}
     role_spans = [(r.start, r.end) for r in roles]
     role = roles[0]
-    org_end = max(e for _, e in org_at) if org_at else role.end
+    post_end = max([role.end, *(e for _, e in org_at)])  # "mayor of X", "X's mayor"
     people: list[tuple[str, int, int]] = []
     for name, start, end, kind in places:
         if name == org or kind in _NOT_HOLDERS or name in {p[0] for p in people}:
             continue
         if any(s <= start and end <= e for s, e in [*org_at, *role_spans]):
             continue
-        if _holds(sentence, start, end, role.start, org_end):
+        if _holds(sentence, start, end, role.start, post_end):
             people.append((name, start, end))
     if not people or len(people) > 2:
         return None
@@ -189,7 +189,7 @@ def _org_of(sentence: str, role: Any, places: Sequence[tuple[str, int, int, str]
     return None
 
 
-def _holds(sentence: str, start: int, end: int, role_start: int, org_end: int) -> bool:
+def _holds(sentence: str, start: int, end: int, role_start: int, post_end: int) -> bool:
     """Whether the sentence links the named one to the post: as its holder ("B became mayor
     of X", "the mayor of X, B,") or as the one who leaves or arrives ("from A", "succeeded by
     B"); "B met the mayor of X" does not."""
@@ -197,7 +197,7 @@ def _holds(sentence: str, start: int, end: int, role_start: int, org_end: int) -
         return True
     if end <= role_start:
         return bool(_LINK.match(sentence[end:role_start]))
-    return start >= org_end and bool(_APPOSITIVE.match(sentence[org_end:start]))
+    return start >= post_end and bool(_APPOSITIVE.match(sentence[post_end:start]))
 
 
 def _leaves(sentence: str, start: int, end: int) -> bool:

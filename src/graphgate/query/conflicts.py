@@ -70,9 +70,7 @@ def _named(text: str, conflict: Conflict, store: GraphStore) -> bool:
     except (KeyError, LookupError, ValueError):
         aliases = []
     names = {conflict.subject, *aliases}
-    return any(
-        len(n) > 2 and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text, re.I) for n in names
-    )
+    return any(len(n) > 2 and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text, re.I) for n in names)
 
 
 class ConflictRetriever:

@@ -37,7 +37,10 @@ class HeldFact:
 class HeldFacts:
     """The run's dated one-valued facts, by chunk, read once per loaded run."""
 
-    def __init__(self, facts: Sequence[HeldFact]) -> None:
+    def __init__(
+        self, facts: Sequence[HeldFact], aliases: dict[str, list[str]] | None = None
+    ) -> None:
+        self.aliases = aliases or {}
         self.by_chunk: dict[str, list[HeldFact]] = defaultdict(list)
         for f in facts:
             for cid in f.edge.chunk_ids:
@@ -47,8 +50,9 @@ class HeldFacts:
     def read(cls, run: Run, families: FamilyMatcher) -> HeldFacts:
         try:
             rels = run.read_artifact("relationships").to_pylist()
-            entities = run.read_artifact("entities", ["id", "name"]).to_pydict()
+            entities = run.read_artifact("entities", ["id", "name", "aliases"]).to_pydict()
             names = dict(zip(entities["id"], entities["name"], strict=True))
+            aliases = dict(zip(entities["id"], entities["aliases"], strict=True))
         except (IndexMissingError, KeyError, ValueError, OSError):
             return cls([])
         facts = []
@@ -67,12 +71,13 @@ class HeldFacts:
             )  # fmt: skip
             name = families.family_name(predicate)
             facts.append(HeldFact(edge, name, families.is_role(predicate), span))
-        return cls(facts)
+        used = {f.edge.target_id if f.role else f.edge.source_id for f in facts}
+        return cls(facts, {i: list(aliases[i] or []) for i in used if aliases.get(i)})
 
     def about(self, chunk_id: str, question: str) -> list[HeldFact]:
         """The chunk's facts about something the question names (by its one-valued end)."""
         lowered = question.lower()
-        return [f for f in self.by_chunk.get(chunk_id, []) if _named(f, lowered)]
+        return [f for f in self.by_chunk.get(chunk_id, []) if self._named(f, lowered)]
 
     def fit(self, chunk_id: str, question: str, asked: TimeSpan) -> int | None:
         """How the chunk's facts about the question fit the asked time; None: it states none."""
@@ -106,7 +111,13 @@ class HeldFacts:
                 best[key] = f
         return [f.edge for f in best.values()]
 
-
-def _named(f: HeldFact, lowered_question: str) -> bool:
-    name = f.edge.target if f.role else f.edge.source
-    return len(name) > 2 and name.lower() in lowered_question
+    def _named(self, f: HeldFact, lowered_question: str) -> bool:
+        """The question names the fact's one-valued end (the post's organisation), by its
+        name or an alias."""
+        one, one_id = (
+            (f.edge.target, f.edge.target_id) if f.role else (f.edge.source, f.edge.source_id)
+        )
+        return any(
+            len(n) > 2 and n.lower() in lowered_question
+            for n in (one, *self.aliases.get(one_id, []))
+        )
