@@ -239,6 +239,7 @@ def test_gen_gate_reads_the_eval_summary() -> None:
                         "answer_correctness": {"mean": 0.5},
                         "citation_coverage": {"mean": 1.0},
                         "rouge_l": {"mean": 0.1},
+                        "successions_as_conflicts": {"mean": 0.25},
                     }
                 }
             },
@@ -246,6 +247,10 @@ def test_gen_gate_reads_the_eval_summary() -> None:
     }
     m = GenGate().measure(_ctx(eval_summary=summary)).metrics
     assert (m["faithfulness"], m["answer_correctness"], m["citation_accuracy"]) == (0.9, 0.5, 1.0)
+    assert m["successions_as_conflicts"] == 0.25 and m["conflicts_surfaced"] is None
+    # Any change of holder read as a disagreement fails the gate past one in twenty.
+    rule = GateSettings().effective_rules()["gen.successions_as_conflicts"]
+    assert judge_metric(0.25, rule, None)[0] == FAIL and judge_metric(0.0, rule, None)[0] == PASS
     assert (m["latency_p95_ms"], m["llm_calls"], m["cost"]) == (40.0, 0.0, 0.0)
     assert all(v is None for v in GenGate().measure(_ctx()).metrics.values())
 

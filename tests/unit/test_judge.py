@@ -99,3 +99,25 @@ def test_yes_no_answers_are_not_judged_by_containment() -> None:
         is False
     )
     assert judge.judge(_case(answer="yes"), _answer("Yes")).correct is True
+
+
+def test_a_change_of_holder_shown_as_a_disagreement_is_counted() -> None:
+    from graphgate.query.base import ConflictSide, RetrievedConflict
+
+    judge = DeterministicJudge()
+    case = _case(question="Who was mayor of Kettleby?", question_type="temporal")
+    case = case.model_copy(update={"answer": "Bo Vik", "as_of": "2010"})
+    sides = (
+        ConflictSide("Ada Lund", "c1", "d1", 0, 5, "Ada Lund became mayor.", "2001"),
+        ConflictSide("Bo Vik", "c2", "d2", 0, 5, "Bo Vik became mayor.", "2006"),
+    )
+    shown = _answer("Sources disagree on the mayor of Kettleby: Ada Lund vs Bo Vik")
+    shown.retrieval.conflicts = [RetrievedConflict("x", "Kettleby", "mayor", sides)]
+    assert judge.judge(case, shown).successions_as_conflicts == 1.0
+    held = _answer("The mayor of Kettleby as of 2010: Bo Vik (since 2006)")
+    assert judge.judge(case, held).successions_as_conflicts == 0.0
+    # Unmeasured where the gold has conflicting answers, or the question asks no time.
+    disputed = case.model_copy(update={"conflicting_answers": ["Ada Lund"]})
+    assert judge.judge(disputed, shown).successions_as_conflicts is None
+    timeless = _case(question="Who is Bo Vik?").model_copy(update={"answer": "a mayor"})
+    assert judge.judge(timeless, shown).successions_as_conflicts is None

@@ -9,7 +9,7 @@ import pytest
 
 from graphgate.core.config import TruthSettings
 from graphgate.core.family_match import family_matcher
-from graphgate.index.tenures import revise_relations
+from graphgate.index.tenures import revise_extraction
 
 FAMILIES = family_matcher(TruthSettings())
 NAMES = ("Ada Lund", "Bo Vik", "Kettleby", "Harbour Group")
@@ -21,7 +21,7 @@ def _read(sentence: str, relations: list[dict[str, Any]] | None = None) -> set[t
         for n in NAMES
         if n in sentence
     ]
-    out = revise_relations(mentions, relations or [], FAMILIES)
+    _, out = revise_extraction(mentions, relations or [], FAMILIES)
     return {
         (r["source_name"], r["predicate"], r["target_name"], r["valid_from"], r["valid_to"])
         for r in out

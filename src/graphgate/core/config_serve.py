@@ -175,6 +175,10 @@ def _default_rules() -> dict[str, GateRule]:
         "gen.latency_p50_ms": r(direction="lower", warn_relative=0.5),
         "gen.latency_p95_ms": r(direction="lower", warn_relative=1.0),
         "gen.conflicts_surfaced": r(direction="higher", fail_below=0.95),
+        # A false conflict is a wrong answer: any is a warning, one in twenty a failure.
+        "gen.successions_as_conflicts": r(
+            direction="lower", warn_above=0.0, fail_above=0.05, warn_relative=None
+        ),
     }
 
 

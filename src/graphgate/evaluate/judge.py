@@ -127,6 +127,10 @@ class Judgement:
     valid_at_time: float | None = None
     # Retrieval met conflicting statements: the answer cites both sides of every one.
     conflicts_surfaced: float | None = None
+    # A question with one answer at the asked time (a temporal case without conflicting
+    # answers): 1 when the answer shows that answer as one side of a disagreement (a change
+    # of holder read as sources disagreeing), else 0.
+    successions_as_conflicts: float | None = None
 
     def as_metrics(self) -> dict[str, float | None]:
         return {
@@ -140,6 +144,7 @@ class Judgement:
             "misinformation_flagged": self.misinformation_flagged,
             "valid_at_time": self.valid_at_time,
             "conflicts_surfaced": self.conflicts_surfaced,
+            "successions_as_conflicts": self.successions_as_conflicts,
         }
 
 
@@ -235,6 +240,12 @@ class DeterministicJudge:
             if conflicts
             else None
         )
+        false_conflict = None
+        if golds and not case.conflicting_answers and case_time(case) is not None:
+            false_conflict = float(
+                any(_contains(side.value, g) or _contains(g, side.value) for k in conflicts
+                    for side in k.sides for g in golds)
+            )  # fmt: skip
         return Judgement(
             correct,
             exact,
@@ -246,4 +257,5 @@ class DeterministicJudge:
             flagged,
             valid,
             both,
+            false_conflict,
         )

@@ -191,6 +191,7 @@ class GenGate:
             "tokens",
             "cost",
             "conflicts_surfaced",
+            "successions_as_conflicts",
         )
         if not summary:
             return GateResult(
@@ -234,5 +235,9 @@ class GenGate:
             # Of the answers whose retrieval held conflicting statements, the share that cite
             # both sides of every one (unmeasured when no retrieval met a conflict).
             "conflicts_surfaced": mean("conflicts_surfaced"),
+            # Of the questions with one answer at their time (temporal cases of the test set),
+            # the share whose answer showed it as one side of a disagreement: an orderly change
+            # of holder read as a conflict (unmeasured without such cases).
+            "successions_as_conflicts": mean("successions_as_conflicts"),
         }
         return GateResult(self.name, metrics, {"mode": mode, "testset": summary.get("testset")})

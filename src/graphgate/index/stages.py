@@ -48,7 +48,7 @@ from graphgate.index.pipeline import IndexContext, Pipeline, Stage, StageOutput
 from graphgate.index.resolve import EDGES_VERSION, EntityResolver, relationships_of
 from graphgate.index.resolve_update import ParentEdges, changed_chunks, combined, update_edges
 from graphgate.index.summarize import CommunitySummarizer, Summarizer
-from graphgate.index.tenures import revise_relations
+from graphgate.index.tenures import revise_extraction
 from graphgate.index.truth import (
     attribute_statements,
     find_conflicts,
@@ -116,8 +116,8 @@ def extract_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput
     for chunk, key in zip(chunks, keys, strict=True):
         place = {"chunk_id": chunk.id, "doc_id": chunk.doc_id}
         unplaced = fresh[chunk.id] if chunk.id in fresh else decode_extraction(found[key])
-        mentions += [{**m, **place} for m in unplaced[0]]
-        revised = revise_relations(unplaced[0], unplaced[1], families)
+        found_here, revised = revise_extraction(unplaced[0], unplaced[1], families)
+        mentions += [{**m, **place} for m in found_here]
         relations += [{**r, **place} for r in revised]
     return StageOutput(
         {

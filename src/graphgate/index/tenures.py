@@ -31,6 +31,17 @@ Row = dict[str, Any]
 # names it has not seen, the offline model calls people ORG, NORP or GPE; how the sentence
 # links a name to the post decides.
 _NOT_HOLDERS = {"DATE", "TIME", "MONEY", "QUANTITY", "CARDINAL", "ORDINAL", "PERCENT"}
+_CAPITALISED = re.compile(r"[A-Z][\w'’-]+(?:\s+(?:(?:of|de|van|von|der)\s+)?[A-Z][\w'’-]+)*")
+_MONTH = re.compile(
+    r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December)\b"
+)
+# Capitalised words that open a sentence or a clause, not a name.
+_NOT_NAMES = {
+    "in", "on", "at", "after", "before", "since", "the", "a", "an", "when", "while", "it",
+    "he", "she", "they", "this", "that", "following", "during", "by", "from", "as", "of",
+}  # fmt: skip
+_GIVEN = re.compile(r"(?<![\w-])((?-i:[A-Z][a-z][\w'’-]*))\s+$")
 _ORG_AFTER = re.compile(r"\s+(?:of|at|for)\s+(?:the\s+)?")
 _ITS = re.compile(r"\b(?:its|their)\s+(?:new\s+|next\s+|first\s+|interim\s+|acting\s+)?$", re.I)
 _POSSESSIVE = re.compile(r"['’]s?\s+(?:new\s+|next\s+|first\s+|interim\s+|acting\s+)?$")
@@ -59,12 +70,15 @@ _START_BEFORE = re.compile(r"\b(?:since|from|as of|starting)\s+(?:\w+\s+){0,2}$"
 _END_BEFORE = re.compile(r"\b(?:until|till|to|through|up to)\s+(?:\w+\s+){0,2}$", re.I)
 
 
-def revise_relations(
+def revise_extraction(
     mentions: Sequence[Row], relations: Sequence[Row], matcher: FamilyMatcher
-) -> list[Row]:
-    """One chunk's relations (rows without their place): one-valued ones under their family's
-    predicate and direction, and the roles its sentences state with the time each held."""
+) -> tuple[list[Row], list[Row]]:
+    """One chunk's mentions and relations (rows without their place): one-valued relations
+    under their family's predicate and direction, and the roles its sentences state with the
+    time each held. A name the extractor missed where a role puts one ("mayor of Kettleby",
+    "succeeded by Bo Vik") is added as a mention: on rare names a model misses many."""
     out = [_canonical(r, matcher) for r in relations]
+    found = list(mentions)
     by_sentence: dict[str, list[Row]] = defaultdict(list)
     for m in mentions:
         by_sentence[m["sentence"]].append(m)
@@ -73,6 +87,11 @@ def revise_relations(
         if read is None:
             continue
         predicate, org, tenures = read
+        known = {m["name"] for m in named}
+        for name, kind in [(org, "ORG"), *((t["source_name"], "PERSON") for t in tenures)]:
+            if name not in known:
+                found.append({"name": name, "type": kind, "sentence": sentence})
+                known.add(name)
         holders = {t["source_name"] for t in tenures}
         out = [
             r
@@ -84,7 +103,7 @@ def revise_relations(
             )
         ]
         out.extend(tenures)
-    return out
+    return found, out
 
 
 def _canonical(r: Row, matcher: FamilyMatcher) -> Row:
@@ -105,6 +124,10 @@ def _canonical(r: Row, matcher: FamilyMatcher) -> Row:
     return row
 
 
+def _words(text: str) -> list[str]:
+    return text.lower().split()
+
+
 def _first_date(sentence: str) -> str | None:
     found = dates_in(sentence)
     return found[0][0].iso if found else None
@@ -117,7 +140,7 @@ def _read_sentence(
     roles = matcher.roles_in(sentence)
     if not roles:
         return None
-    places = _places(sentence, named)
+    places = _places(sentence, named, {w for r in roles for w in _words(sentence[r.start : r.end])})
     offices = {(r.family.predicate, org) for r in roles if (org := _org_of(sentence, r, places))}
     if len(offices) != 1:
         return None  # none, or two offices in one sentence: left as the extractor read them
@@ -161,16 +184,29 @@ def _read_sentence(
     return predicate, org, tenures
 
 
-def _places(sentence: str, named: Sequence[Row]) -> list[tuple[str, int, int, str]]:
+def _places(
+    sentence: str, named: Sequence[Row], roles: set[str]
+) -> list[tuple[str, int, int, str]]:
     """(name, start, end, type) of each entity the sentence names, by first occurrence, the
-    longest name first where two overlap."""
+    longest name first where two overlap; then each run of two or more capitalised words the
+    extractor did not name (type ""), which a role may still link to its post."""
     found: list[tuple[str, int, int, str]] = []
     for m in sorted(named, key=lambda m: -len(m["name"])):
         name = m["name"]
         at = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", sentence)
         if at is None or any(s <= at.start() < e for _, s, e, _ in found):
             continue
-        found.append((name, at.start(), at.end(), str(m["type"]).upper()))
+        start = at.start()
+        given = _GIVEN.search(sentence[:start]) if " " not in name else None
+        if given is not None and given.group(1).lower() not in _NOT_NAMES | roles:
+            start = given.start(1)  # "Denduth Breirkna", of which the extractor named "Breirkna"
+        found.append((sentence[start : at.end()], start, at.end(), str(m["type"]).upper()))
+    for run in _CAPITALISED.finditer(sentence):
+        words = run.group(0).split()
+        if len(words) < 2 or words[0].lower() in _NOT_NAMES or _MONTH.search(run.group(0)):
+            continue
+        if not any(s < run.end() and run.start() < e for _, s, e, _ in found):
+            found.append((run.group(0), run.start(), run.end(), ""))
     return sorted(found, key=lambda f: f[1])
 
 
@@ -179,7 +215,11 @@ def _org_of(sentence: str, role: Any, places: Sequence[tuple[str, int, int, str]
     chief executive"."""
     after = _ORG_AFTER.match(sentence, role.end)
     if after is not None:
-        return next((n for n, s, _, _ in places if s == after.end()), None)
+        named = next((n for n, s, _, _ in places if s == after.end()), None)
+        one = _CAPITALISED.match(sentence, after.end()) if named is None else None
+        if one is not None and not _MONTH.search(one.group(0)):
+            return one.group(0)  # "mayor of Kettleby", a town the extractor did not name
+        return named
     before = sentence[: role.start]
     if _ITS.search(before):  # the subject: "X named B as its mayor"
         return next((n for n, s, _, _ in places if s < role.start), None)

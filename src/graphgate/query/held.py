@@ -19,7 +19,9 @@ from graphgate.core.family_match import FamilyMatcher
 from graphgate.core.runs import Run
 from graphgate.query.base import RetrievedEdge
 
-# How well a passage's facts fit the asked time (query/temporal.py ranks by it).
+# How well a passage's facts fit the asked time (query/temporal.py ranks by it): one held
+# then from a stated start; one held then without a start, or only facts that ended before
+# (the passage may tell the change that ended them); every fact begins after it.
 HELD_FROM_START, HELD, NOT_HELD = 3, 2, 0
 
 
@@ -32,6 +34,12 @@ class HeldFact:
 
     def holds(self, asked: TimeSpan) -> bool:
         return self.span is not None and self.span.overlaps(asked)
+
+
+def _fullest(name: str, aliases: list[str] | None) -> str:
+    """The fullest form of a name among its aliases ("Ada Lund" over "Lund")."""
+    longer = [a for a in aliases or [] if name in a and len(a) > len(name)]
+    return max(longer, key=len) if longer else name
 
 
 class HeldFacts:
@@ -64,8 +72,11 @@ class HeldFacts:
                 span = span_of(r["valid_from"], r["valid_to"])
             except ValueError:
                 continue
+            source = _fullest(
+                names.get(r["source_id"], r["source_id"]), aliases.get(r["source_id"])
+            )
             edge = RetrievedEdge(
-                r["id"], r["source_id"], names.get(r["source_id"], r["source_id"]), predicate,
+                r["id"], r["source_id"], source, predicate,
                 r["target_id"], names.get(r["target_id"], r["target_id"]), r["weight"],
                 list(r["chunk_ids"]), 0.0, r["valid_from"], r["valid_to"], r.get("observed_at"),
             )  # fmt: skip
@@ -87,7 +98,10 @@ class HeldFacts:
         held = [f for f in facts if f.holds(asked)]
         if any(f.edge.valid_from for f in held):
             return HELD_FROM_START
-        return HELD if held else NOT_HELD
+        if held or asked.start is None:
+            return HELD
+        later = all(f.span is not None and f.span.after(asked.end or asked.start) for f in facts)
+        return NOT_HELD if later else HELD
 
     def holders(
         self, chunk_ids: Iterable[str], question: str, asked: TimeSpan, families: FamilyMatcher
