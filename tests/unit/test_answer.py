@@ -87,3 +87,28 @@ def test_the_llm_prompt_carries_the_time_and_both_sides_of_a_conflict() -> None:
     assert "Sources disagree on the height of Tower: [C1] says 120 metres tall" in prompt
     assert "[C2] says 135 metres tall" in prompt and "cite both" in prompt
     assert "the question asks about in 2021" in prompt
+
+
+def test_the_llm_prompt_says_who_held_the_post_then() -> None:
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from graphgate.core.dates import question_time
+    from graphgate.query.answer_llm import LLMAnswerer
+    from graphgate.query.base import RetrievedEdge
+
+    text = "In May 2006, Bo Vik took over as mayor of Kettleby from Ada Lund."
+    question = "Who was the mayor of Kettleby in 2010?"
+    held = RetrievedEdge(
+        "r", "b", "Bo Vik", "mayor_of", "k", "Kettleby", 1.0, ["c1"], 0.0, "2006-05", None
+    )
+    result = RetrievalResult(
+        question,
+        "vector",
+        [RetrievedChunk("c1", "d", text, 0, len(text), 0.9)],
+        time=question_time(question),
+        holders=[held],
+    )
+    client = cast(Any, SimpleNamespace(llm=SimpleNamespace(model="fake-1")))
+    prompt = LLMAnswerer(client).prompt(result)
+    assert "Held then: Bo Vik was mayor of Kettleby (from 2006-05 to now) [C1]" in prompt

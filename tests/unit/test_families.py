@@ -123,6 +123,10 @@ def test_places_are_read_as_names() -> None:
             "New Harbour",
             None,
         )
+    (region,) = FAMILIES.measures_in(
+        "Airways International was an airline based in Miami, Florida."
+    )
+    assert region.value == "Miami, Florida"  # shown with its region, compared by "Miami"
     # A number with no cue of a family states nothing ("moved 3 km" is no length).
     found = FAMILIES.measures_in("Acme's 120 employees moved 3 km.")
     assert [(m.family.name, m.number) for m in found] == [("employees", 120.0)]

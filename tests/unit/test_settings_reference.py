@@ -43,6 +43,8 @@ def test_every_setting_is_in_the_reference_with_a_description() -> None:
     assert undescribed == []
     # The values of a mapping of sections are described too (gates.rules.<name>.direction).
     assert {"gates.rules.<name>.fail_jump", "llm.prices.<name>.input_per_mtok"} <= set(keys)
+    # And the items of a list of tables (truth.roles: the families of core/families.py).
+    assert {"truth.roles.[].terms", "truth.attributes.[].cues"} <= set(keys)
 
 
 def test_types_defaults_and_bounds_are_the_models() -> None:
@@ -56,6 +58,9 @@ def test_types_defaults_and_bounds_are_the_models() -> None:
     assert by_key["store.graph"].bounds == {"pattern": r"^[A-Za-z0-9_.-]{1,64}$"}
     assert by_key["chunk.context_fields"].default == Settings().chunk.context_fields
     assert type_name(dict[str, list[int]]) == "map of str to list of int"
+    roles = by_key["truth.roles"]
+    assert roles.type == "list of table"
+    assert [r["name"] for r in roles.default] == [r.name for r in Settings().truth.roles]
 
 
 def test_each_environment_variable_sets_its_key(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -66,6 +66,7 @@ def test_each_phrasing_of_a_change_dates_both_holders(sentence: str) -> None:
         ("Ada Lund took office as mayor of Kettleby in March 2001.", ("2001-03", None)),
         ("Kettleby named Ada Lund as its mayor in 2001.", ("2001", None)),
         ("Kettleby's mayor, Ada Lund, opened the bridge.", (None, None)),
+        ("Between 2001 and 2006 Ada Lund took on the role of mayor of Kettleby.", ("2001", "2006")),
     ],
 )
 def test_a_start_an_end_or_a_term_of_one_holder(sentence: str, held: tuple[Any, Any]) -> None:
@@ -79,6 +80,9 @@ def test_a_start_an_end_or_a_term_of_one_holder(sentence: str, held: tuple[Any, 
         "Ada Lund was a director of Harbour Group.",  # one of several
         "Ada Lund and Bo Vik became mayor of Kettleby in 2006.",  # two incoming: abstain
         "The mayor of Kettleby, Ada Lund, met the chair of Harbour Group, Bo Vik.",  # two posts
+        # The post she held names no organisation; the one that does is not linked to her.
+        "Ada Lund served as mayor until 2006 when she left Kettleby to become the chair of "
+        "Harbour Group.",
     ],
 )
 def test_what_it_cannot_read_as_one_post_it_leaves_alone(sentence: str) -> None:

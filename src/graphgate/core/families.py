@@ -202,8 +202,11 @@ def default_attributes() -> list[AttributeFamily]:
             name="population",
             unit="count",
             cues=[
-                r"\bpopulation of … (?:is|was|stands at|stood at|reached|numbers) " + _NEAR + "{v}",
-                r"\bpopulation (?:of|was|is|stood at|stands at|reached) " + _NEAR + "{v}",
+                r"\bpopulation of … (?:is|was|stands at|stood at|reached|numbers|amounts to|"
+                r"totals|totalled|totaled) " + _NEAR + "{v}",
+                r"\bpopulation (?:of|was|is|stood at|stands at|reached|amounts to|totals) "
+                + _NEAR
+                + "{v}",
                 r"\bhome to " + _NEAR + r"{v} (?:people|residents|inhabitants)",
                 r"{v} (?:people|residents|inhabitants) (?:live|lived|reside|resided)\b",
                 r"\bcounts " + _NEAR + r"{v} (?:residents|inhabitants|people)",

@@ -64,6 +64,9 @@ _MONTH = (
 )
 
 
+_PLACE = r"[A-Z][\w'’-]*(?:\s+(?:(?:of|upon|on|de|am)\s+)?[A-Z][\w'’-]*)*"
+
+
 def _alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
@@ -74,7 +77,8 @@ _VALUE: dict[Unit, str] = {
     "count": rf"(?P<v>(?P<n>{_NUM})(?P<s>\s+(?:thousand|million|billion))?)(?![\d.,]*\s*(?:%|per"
     rf"\s*cent|{_alternation([*_LENGTH_UNITS, *_AREA_UNITS])})(?![\w²]))",
     "year": rf"{_MONTH}(?P<v>(?P<n>1[0-9]\d\d|20\d\d))(?!\d)",
-    "place": r"(?P<v>(?-i:[A-Z][\w'’-]*(?:\s+(?:(?:of|upon|on|de|am)\s+)?[A-Z][\w'’-]*)*))",
+    # A name, and the region after a comma that places it ("Miami, Florida").
+    "place": rf"(?P<v>(?-i:{_PLACE}(?:,\s+{_PLACE})?))",
 }
 _GAP = r"(?:[\w'’,.-]+\s+){0,6}?"
 

@@ -47,7 +47,7 @@ def type_name(annotation: Any) -> str:
     if isinstance(annotation, type) and issubclass(annotation, SecretStr):
         return "secret string"
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return "section"
+        return "section" if annotation.__name__.endswith("Settings") else "table"
     return getattr(annotation, "__name__", str(annotation))
 
 
@@ -67,6 +67,8 @@ def _default(field: FieldInfo) -> Any:
             k: v.model_dump(mode="json") if isinstance(v, BaseModel) else v
             for k, v in value.items()
         }
+    if isinstance(value, list):
+        return [v.model_dump(mode="json") if isinstance(v, BaseModel) else v for v in value]
     return value
 
 
@@ -80,12 +82,14 @@ def _bounds(field: FieldInfo) -> dict[str, Any]:
     return found
 
 
-def _value_model(annotation: Any) -> type[BaseModel] | None:
-    """The model of a mapping's values (gates.rules: GateRule), when it is one."""
-    if get_origin(annotation) is dict:
-        value = get_args(annotation)[1]
+def _value_model(annotation: Any) -> tuple[type[BaseModel], str] | None:
+    """The model of a mapping's values (gates.rules: GateRule) or of a list's items
+    (truth.roles: RoleFamily), when it is one, and how its keys are written."""
+    origin = get_origin(annotation)
+    if origin in (dict, list):
+        value = get_args(annotation)[-1]
         if isinstance(value, type) and issubclass(value, BaseModel):
-            return value
+            return value, "<name>" if origin is dict else "[]"
     return None
 
 
@@ -111,7 +115,8 @@ def _docs(model: type[BaseModel], prefix: str, section: str, env: bool) -> list[
         )
         values = _value_model(annotation)
         if values is not None:
-            out += _docs(values, f"{key}.<name>.", section, False)
+            model_of, written = values
+            out += _docs(model_of, f"{key}.{written}.", section, False)
     return out
 
 
@@ -137,6 +142,14 @@ def _cell(text: str) -> str:
 
 
 def _code(value: Any) -> str:
+    if (
+        isinstance(value, list)
+        and value
+        and all(isinstance(v, dict) and "name" in v for v in value)
+    ):
+        # A list of families: their names here, each in full in `graphgate settings --json`.
+        names = ", ".join(str(v["name"]) for v in value)
+        return f"{len(value)} tables: {_cell(names)}"
     return "`" + _cell(json.dumps(value, ensure_ascii=False)) + "`"
 
 

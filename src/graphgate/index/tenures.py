@@ -59,9 +59,12 @@ _OUT_AFTER = re.compile(
     r"dismissed|removed|sacked|fired|voted out|forced out))\b",
     re.I,
 )
+# The words that link a name before a post to it ("B became mayor", "B took on the role of
+# mayor"); an infinitive ("left X to become mayor") has its subject elsewhere.
 _LINK = re.compile(
-    r"^[^.;]{0,50}?\b(?:as|became|become|becomes|been|is|was|were|named|appointed|elected|"
-    r"serves|served|took office|took over|replaced|succeeded|remains|remained)\b"
+    r"^[^.;]{0,50}?(?<!\bto )\b(?:as|became|become|becomes|been|is|was|were|named|appointed|"
+    r"elected|serves|served|took office|took over|replaced|succeeded|remains|remained|role|post|"
+    r"position|office)\b"
     r"(?:\s+[\w'’-]+){0,3}?\s*$",
     re.I,
 )
@@ -141,13 +144,14 @@ def _read_sentence(
     if not roles:
         return None
     places = _places(sentence, named, {w for r in roles for w in _words(sentence[r.start : r.end])})
-    offices = {(r.family.predicate, org) for r in roles if (org := _org_of(sentence, r, places))}
+    at_org = [(r, org) for r in roles if (org := _org_of(sentence, r, places))]
+    offices = {(r.family.predicate, org) for r, org in at_org}
     if len(offices) != 1:
         return None  # none, or two offices in one sentence: left as the extractor read them
     ((predicate, org),) = offices
     org_at = {(s, e) for name, s, e, _ in places if name == org}
     role_spans = [(r.start, r.end) for r in roles]
-    role = roles[0]
+    role = at_org[0][0]  # the mention of the post at its organisation ("CEO of X")
     post_end = max([role.end, *(e for _, e in org_at)])  # "mayor of X", "X's mayor"
     people: list[tuple[str, int, int]] = []
     for name, start, end, kind in places:

@@ -51,6 +51,7 @@ class Statement:
     valid_from: str | None = None
     valid_to: str | None = None
     exact: bool = False  # a year or a place: any difference disagrees
+    shown: str | None = None  # how the value is shown, when ``value`` is a key
 
 
 def supersede(
@@ -172,12 +173,15 @@ def attribute_statements(
                 continue
             names = known.in_text(sentence)
             for m in measured:
-                value = m.shown
+                value, shown = m.shown, None
                 if m.family.unit == "place":
-                    place = known.by_name.get(m.value.lower())
-                    # Compared by name: the entity's, else as written.
-                    value = known.names[place] if place else m.value
-                named = [(n, e) for n, e in names if n.lower() != m.value.lower()]
+                    # Compared by the place's name (the entity's, else as written), shown
+                    # with its region: "Miami, Florida".
+                    name = m.value.split(",")[0].strip()
+                    place = known.by_name.get(name.lower())
+                    value = (known.names[place] if place else name).lower()
+                    shown = m.value
+                named = [(n, e) for n, e in names if n.lower() not in m.value.lower()]
                 subject = _subject_before(sentence, m.value_start, named) or _subject_after(
                     sentence, m.value_end, named
                 )
@@ -198,6 +202,7 @@ def attribute_statements(
                         sentence,
                         chunk.date,
                         exact=m.family.unit in {"year", "place"},
+                        shown=shown,
                     )
                 )
     return out
@@ -237,7 +242,7 @@ class KnownNames:
 def _main_places(chunks: Sequence[Chunk], entities: Sequence[Entity]) -> dict[str, str]:
     """Per chunk, the place (GPE / LOC entity) it names most often, if any."""
     text = {c.id: c.text.lower() for c in chunks}
-    best: dict[str, tuple[int, str]] = {}
+    best: dict[str, tuple[int, int, str]] = {}
     for e in entities:
         if e.type not in _PLACES:
             continue
@@ -245,18 +250,25 @@ def _main_places(chunks: Sequence[Chunk], entities: Sequence[Entity]) -> dict[st
             if cid not in text:
                 continue
             count = text[cid].count(e.name.lower())
-            if count and (cid not in best or (count, e.id) > best[cid]):
-                best[cid] = (count, e.id)
-    return {cid: eid for cid, (_, eid) in best.items()}
+            # Most often named, then named first (an article names its subject first).
+            rank = (count, -text[cid].find(e.name.lower()), e.id)
+            if count and (cid not in best or rank > best[cid]):
+                best[cid] = rank
+    return {cid: rank[2] for cid, rank in best.items()}
 
 
 def _subject_after(sentence: str, offset: int, names: list[tuple[str, str]]) -> str | None:
-    """The first entity named after the value ("12,000 people live in X")."""
+    """The entity named just after the value ("12,000 people live in X", "At 300 m, X is"):
+    within a few words, not past a bracket ("17,289 (of which the town has …" is no town's)."""
     lowered = sentence.lower()
     found = sorted(
         (at, eid) for surface, eid in names if (at := lowered.find(surface.lower(), offset)) >= 0
     )
-    return found[0][1] if found else None
+    if not found:
+        return None
+    at, eid = found[0]
+    gap = sentence[offset:at]
+    return eid if len(gap.split()) <= 5 and not re.search(r"[()\[\];]", gap) else None
 
 
 def _subject_before(sentence: str, offset: int, names: list[tuple[str, str]]) -> str | None:
@@ -283,7 +295,9 @@ def find_conflicts(
     out: dict[str, Conflict] = {}
     for (subject, about), group in sorted(groups.items()):
         for a, b in combinations(group[:_MAX_VALUES], 2):
-            if not _disagree(a, b, tolerance) or not _same_time(a, b):
+            # Sources disagree: two values in one document are its own account (a succession,
+            # a total and a part), or a reading of ours gone wrong, never two sources.
+            if a.doc_id == b.doc_id or not _disagree(a, b, tolerance) or not _same_time(a, b):
                 continue
             a, b = sorted((a, b), key=lambda s: (s.doc_id, s.start))
             key = f"{subject}|{about}|{a.doc_id}:{a.start}|{b.doc_id}:{b.start}"
@@ -314,6 +328,8 @@ def find_conflicts(
 
 
 def _shown(s: Statement, entities: Mapping[str, Entity]) -> str:
+    if s.shown is not None:
+        return s.shown
     if s.number is None:
         return entities[s.value].name if s.value in entities else s.value
     return s.value
@@ -332,13 +348,10 @@ def _same_time(a: Statement, b: Statement) -> bool:
     """Both may hold at once. An attribute (a height) states no time and holds at both;
     relation values (two holders of a post) must both be known to hold at overlapping times:
     by their validity, else as of their documents' years, never when one of them has no
-    time at all, and never within one document (which tells its own succession). One that
-    ends where the other begins is a succession, not a conflict."""
+    time at all. One that ends where the other begins is a succession, not a conflict."""
     if (a.valid_to and a.valid_to == b.valid_from) or (b.valid_to and b.valid_to == a.valid_from):
         return False
     relation = a.number is None and b.number is None and not (a.exact or b.exact)
-    if relation and a.doc_id == b.doc_id:
-        return False
     try:
         first, second = _when(a, relation), _when(b, relation)
     except ValueError:

@@ -42,6 +42,13 @@ class LLMAnswerer:
                 f"[C{marker.get(b.chunk_id, '?')}] says {b.value}. Say that they disagree and "
                 "cite both; do not pick one."
             )
+        for held in result.holders:
+            span = f"from {held.valid_from or '?'} to {held.valid_to or 'now'}"
+            cited = ", ".join(f"[C{marker[c]}]" for c in held.chunk_ids if c in marker)
+            post = held.predicate.removesuffix("_of").replace("_", " ")
+            parts.append(
+                f"Held then: {held.source} was {post} of {held.target} ({span}) {cited}".rstrip()
+            )
         when = ""
         if result.time is not None:
             when = (

@@ -13,6 +13,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from graphgate.core.dates import TimeSpan, span_of
 from graphgate.core.errors import IndexMissingError
 from graphgate.core.family_match import FamilyMatcher
@@ -57,7 +60,9 @@ class HeldFacts:
     @classmethod
     def read(cls, run: Run, families: FamilyMatcher) -> HeldFacts:
         try:
-            rels = run.read_artifact("relationships").to_pylist()
+            table = run.read_artifact("relationships")
+            one_valued = pa.array(sorted(families.functional), pa.string())
+            rels = table.filter(pc.is_in(table["predicate"], one_valued)).to_pylist()
             entities = run.read_artifact("entities", ["id", "name", "aliases"]).to_pydict()
             names = dict(zip(entities["id"], entities["name"], strict=True))
             aliases = dict(zip(entities["id"], entities["aliases"], strict=True))

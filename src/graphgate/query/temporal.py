@@ -53,21 +53,15 @@ def sentence_fit(text: str, asked: TimeSpan, dated: str | None = None) -> tuple[
 
 
 def chunk_fit(chunk: RetrievedChunk, asked: TimeSpan) -> int:
-    """The best fit of the passage's sentences that state a time; the document's date
-    speaks for its undated sentences only when no sentence states one ("It was announced
-    in the town." does not make a report of a later change fit an earlier time)."""
-    best, dated = CONTRADICTS, False
-    undated = CONTRADICTS
+    """The best fit of any of the passage's sentences (an undated one speaks as of the
+    document's date, which never counts against it: on encyclopaedic text the answer is often
+    an undated sentence beside dated ones; the stated facts' times rank first, query/held.py)."""
+    best = CONTRADICTS
     for start, end in sentence_spans(chunk.text):
-        text = chunk.text[start:end]
-        if not spans_in(text):
-            undated = max(undated, sentence_fit(text, asked, chunk.date)[0])
-            continue
-        dated = True
-        best = max(best, sentence_fit(text, asked, chunk.date)[0])
+        best = max(best, sentence_fit(chunk.text[start:end], asked, chunk.date)[0])
         if best == FITS:
             break
-    return best if dated else undated
+    return best
 
 
 def constrain(
@@ -85,9 +79,10 @@ def constrain(
 
     def fit(chunk: RetrievedChunk) -> int:
         held = facts.fit(chunk.id, result.question, asked) if facts is not None else None
-        if held is not None:
-            return held
-        return HELD if chunk_fit(chunk, asked) != CONTRADICTS else NOT_HELD
+        by_sentences = chunk_fit(chunk, asked)
+        if held is not None and (held != NOT_HELD or by_sentences != FITS):
+            return held  # a sentence dated inside the time still speaks for it
+        return HELD if by_sentences != CONTRADICTS else NOT_HELD
 
     ranked = sorted(enumerate(result.chunks), key=lambda ic: (-fit(ic[1]), ic[0]))
     chunks = [c for _, c in ranked][:top_k]
