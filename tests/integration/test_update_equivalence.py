@@ -236,6 +236,6 @@ def test_edges_kept_from_the_parent_equal_a_rebuild(tmp_path: Path) -> None:
         held = {
             (r["valid_from"], r["valid_to"])
             for r in live.runs.current().read_artifact("relationships").to_pylist()
-            if r["predicate"] == "executive_of"
+            if r["predicate"] == "chief_executive_of"
         }
         assert ("2012", "2016") in held  # closed by the succession, as a rebuild closes it

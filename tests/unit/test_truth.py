@@ -57,3 +57,21 @@ def test_values_at_different_times_do_not_conflict() -> None:
     three = Statement("acme", "executive_of", "olaf", None, "c3", "c", 0, 5, "z", None, "2013")
     (conflict,) = find_conflicts([one, three], people, 0.02)
     assert {conflict.a_value, conflict.b_value} == {"Anna", "Olaf"}
+
+
+def test_a_stated_end_closes_and_a_shared_start_does_not() -> None:
+    facts = [
+        _rel("r1", "anna", "executive_of", "acme", "2012"),
+        _rel("r2", "anna", "executive_of", "acme", None, "2015-06"),  # "Anna stepped down"
+        _rel("r3", "olaf", "executive_of", "nord", "2010"),
+        _rel("r4", "ida", "executive_of", "nord", "2010"),  # two sources, one start
+    ]
+    out = {r.id: (r.valid_from, r.valid_to) for r in supersede(facts, FUNCTIONAL)}
+    assert out["r1"] == ("2012", "2015-06") and out["r2"] == (None, "2015-06")
+    assert out["r3"] == ("2010", None) and out["r4"] == ("2010", None)
+
+
+def test_one_document_is_not_two_sources() -> None:
+    tower = {"t": Entity("t", "Tower", "FAC", "")}
+    same = [_said("t", "120 m", 120.0, "a"), _said("t", "135 m", 135.0, "a")]
+    assert find_conflicts(same, tower, tolerance=0.02) == []

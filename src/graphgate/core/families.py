@@ -29,6 +29,14 @@ def predicate_of(name: str, suffix: str = "of") -> str:
     return f"{words}_{suffix}" if suffix else words
 
 
+def _some_terms(terms: list[str], what: str) -> list[str]:
+    """Terms in lower case, spaces folded; at least one."""
+    cleaned = [" ".join(t.lower().split()) for t in terms if t.strip()]
+    if not cleaned:
+        raise ValueError(f"{what} needs at least one term")
+    return cleaned
+
+
 class RoleFamily(Section):
     name: str = Field(description="The role's name in answers and conflicts.")
     terms: list[str] = Field(
@@ -36,13 +44,7 @@ class RoleFamily(Section):
         "writes decides the family (managing director, not director)."
     )
 
-    @field_validator("terms")
-    @classmethod
-    def _some_terms(cls, terms: list[str]) -> list[str]:
-        cleaned = [" ".join(t.lower().split()) for t in terms if t.strip()]
-        if not cleaned:
-            raise ValueError("a role family needs at least one term")
-        return cleaned
+    _terms = field_validator("terms")(lambda cls, terms: _some_terms(terms, "a role family"))
 
     @property
     def predicate(self) -> str:
@@ -59,13 +61,7 @@ class RelationFamily(Section):
         "headquarters) or target (a country has one capital: X capital of Y)."
     )
 
-    @field_validator("terms")
-    @classmethod
-    def _some_terms(cls, terms: list[str]) -> list[str]:
-        cleaned = [" ".join(t.lower().split()) for t in terms if t.strip()]
-        if not cleaned:
-            raise ValueError("a relation family needs at least one term")
-        return cleaned
+    _terms = field_validator("terms")(lambda cls, terms: _some_terms(terms, "a relation family"))
 
     @property
     def predicate(self) -> str:

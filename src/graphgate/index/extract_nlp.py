@@ -108,7 +108,7 @@ class NlpExtractor:
         owners: list[tuple[int, str | None]] = []  # chunk, and its body when a heading
         texts: list[str] = []
         for i, chunk in enumerate(chunks):
-            blocks = text_blocks(chunk.text)
+            blocks = text_blocks(chunk.text, titled=chunk.index == 0)
             body = "\n".join(b for b, heading in blocks if not heading)
             for block, heading in blocks:
                 owners.append((i, body if heading else None))
@@ -207,22 +207,25 @@ class NlpExtractor:
                         )
 
 
-_BLOCK_BREAK = re.compile(r"\n[ \t]*\n\s*")
-
-
-def text_blocks(text: str) -> list[tuple[str, bool]]:
-    """(block, is a heading) of each paragraph of the chunk, and of each heading on its own
-    (a Markdown heading, or a title line over the text it names): a heading is never glued to
-    the sentence under it. A line wrapped inside a sentence is no heading."""
+def text_blocks(text: str, titled: bool = False) -> list[tuple[str, bool]]:
+    """(block, is a heading): each Markdown heading line on its own, and (``titled``: a
+    document's first chunk) a title line over the text it names; the rest of the chunk stays
+    one block, as written. A heading is never glued to the sentence under it."""
     blocks: list[tuple[str, bool]] = []
-    for paragraph in _BLOCK_BREAK.split(text):
-        lines = paragraph.split("\n")
-        while lines and (
-            lines[0].lstrip().startswith("#") or (len(lines) > 1 and _is_title(*lines[:2]))
-        ):
-            blocks.append((lines.pop(0), True))
-        if lines:
-            blocks.append(("\n".join(lines), False))
+    body: list[str] = []
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        following = next((x for x in lines[i + 1 :] if x.strip()), "")
+        first = titled and not any(x.strip() for x in lines[:i])
+        if line.lstrip().startswith("#") or (first and following and _is_title(line, following)):
+            if body:
+                blocks.append(("\n".join(body), False))
+                body = []
+            blocks.append((line, True))
+        else:
+            body.append(line)
+    if body:
+        blocks.append(("\n".join(body), False))
     return [(b, heading) for b, heading in blocks if b.strip()]
 
 

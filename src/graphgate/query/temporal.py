@@ -5,7 +5,9 @@ last — and the answer says which time it answers for.
 A sentence's own dates decide how it fits (dates.spans_in): a date or range inside the asked
 time fits; a dated event before it may still hold ("became chief executive in 2012" answers
 "as of 2014"), the latest such event first, so a later change supersedes an earlier one; a
-range that ended before, or anything after, contradicts it.
+range that ended before, or anything after, contradicts it. Before the sentences, the
+index's dated facts about what the question names decide (query/held.py): who held a post
+then is known from the successions the index closed, whatever the document's date.
 """
 
 from __future__ import annotations
@@ -71,10 +73,11 @@ def constrain(
     facts: HeldFacts | None = None,
     families: FamilyMatcher | None = None,
 ) -> RetrievalResult:
-    """The result at the asked time: contradicted facts dropped; a passage whose facts about
-    what the question names held then, from a stated start, first; one whose facts did not
-    hold then, or whose every dated sentence contradicts it, last (a passage is never
-    promoted for merely naming the year: that is for relevance to decide)."""
+    """The result at the asked time: contradicted facts dropped; a passage stating a fact
+    about what the question names that held then, from a stated start, first; one whose
+    every such fact begins after it (and no sentence is dated inside it), or whose every dated
+    sentence contradicts it, last (a passage is never promoted for merely naming the year:
+    that is for relevance to decide). ``holders``: who held the post asked about then."""
     edges = [e for e in result.edges if _edge_holds(e.valid_from, e.valid_to, asked)]
 
     def fit(chunk: RetrievedChunk) -> int:
