@@ -113,3 +113,19 @@ def test_extractor_facts_are_stored_by_family_and_replaced_where_the_reader_read
     assert _read(sentence, [owns]) == {
         ("Bo Vik", "chief_executive_of", "Harbour Group", "2012", None)
     }
+
+
+def test_a_heading_is_never_the_start_of_the_sentence_under_it() -> None:
+    from graphgate.index.extract_nlp import text_blocks
+
+    text = "# Kettleby news\n\nIn January 2011, Ada Lund stepped down."
+    assert text_blocks(text) == [
+        ("# Kettleby news", True),
+        ("\nIn January 2011, Ada Lund stepped down.", False),
+    ]
+    # A document's title line over its text, but no line wrapped inside a paragraph.
+    titled = "Kettleby news\n\nIn 2011 Ada left."
+    assert text_blocks(titled, titled=True)[0] == ("Kettleby news", True)
+    wrapped = "Ada Lund met the mayor\nBo Vik at the harbour.\n\nShe left."
+    assert text_blocks(wrapped, titled=True) == [(wrapped, False)]
+    assert text_blocks(titled) == [(titled, False)]  # not a document's first chunk

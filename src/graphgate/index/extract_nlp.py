@@ -209,14 +209,16 @@ class NlpExtractor:
 
 def text_blocks(text: str, titled: bool = False) -> list[tuple[str, bool]]:
     """(block, is a heading): each Markdown heading line on its own, and (``titled``: a
-    document's first chunk) a title line over the text it names; the rest of the chunk stays
-    one block, as written. A heading is never glued to the sentence under it."""
+    document's first chunk) a title line standing alone over the text it names; the rest of
+    the chunk stays one block, as written. A heading is never glued to the sentence under it."""
     blocks: list[tuple[str, bool]] = []
     body: list[str] = []
     lines = text.split("\n")
     for i, line in enumerate(lines):
         following = next((x for x in lines[i + 1 :] if x.strip()), "")
-        first = titled and not any(x.strip() for x in lines[:i])
+        # A title stands alone: a blank line under it (a wrapped line of prose never does).
+        alone = i + 1 < len(lines) and not lines[i + 1].strip()
+        first = titled and alone and not any(x.strip() for x in lines[:i])
         if line.lstrip().startswith("#") or (first and following and _is_title(line, following)):
             if body:
                 blocks.append(("\n".join(body), False))
