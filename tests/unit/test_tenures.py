@@ -67,6 +67,12 @@ def test_each_phrasing_of_a_change_dates_both_holders(sentence: str) -> None:
         ("Kettleby named Ada Lund as its mayor in 2001.", ("2001", None)),
         ("Kettleby's mayor, Ada Lund, opened the bridge.", (None, None)),
         ("Between 2001 and 2006 Ada Lund took on the role of mayor of Kettleby.", ("2001", "2006")),
+        # Sentences shaped like TimeQA's Wikipedia text.
+        ("Ada Lund ( born 12 March 1961 ) has been mayor of Kettleby since 2007.", ("2007", None)),
+        (
+            "In June 2012 Ada Lund became mayor of Kettleby, shortly after Bo Vik became chair.",
+            ("2012-06", None),
+        ),
     ],
 )
 def test_a_start_an_end_or_a_term_of_one_holder(sentence: str, held: tuple[Any, Any]) -> None:
@@ -80,6 +86,8 @@ def test_a_start_an_end_or_a_term_of_one_holder(sentence: str, held: tuple[Any, 
         "Ada Lund was a director of Harbour Group.",  # one of several
         "Ada Lund and Bo Vik became mayor of Kettleby in 2006.",  # two incoming: abstain
         "The mayor of Kettleby, Ada Lund, met the chair of Harbour Group, Bo Vik.",  # two posts
+        "Ada Lund served as vice president of Harbour Group.",  # another post
+        "Ada Lund was minister-president of Kettleby.",
         # The post she held names no organisation; the one that does is not linked to her.
         "Ada Lund served as mayor until 2006 when she left Kettleby to become the chair of "
         "Harbour Group.",
@@ -129,3 +137,8 @@ def test_a_heading_is_never_the_start_of_the_sentence_under_it() -> None:
     wrapped = "Ada Lund met the mayor\nBo Vik at the harbour.\n\nShe left."
     assert text_blocks(wrapped, titled=True) == [(wrapped, False)]
     assert text_blocks(titled) == [(titled, False)]  # not a document's first chunk
+
+
+def test_a_one_word_place_is_no_holder() -> None:
+    sentence = "Bo Vik returned to Kettleby to accept an appointment as mayor of Harbour Group."
+    assert _read(sentence) == {("Bo Vik", "mayor_of", "Harbour Group", None, None)}

@@ -235,7 +235,7 @@ def default_attributes() -> list[AttributeFamily]:
                 r"\bopened (?:its doors )?in {v}",
                 r"\b(?:founded|established) {v}\b",
             ],
-            asked_by=["founded", "founding", "established", "established", "old", "opened"],
+            asked_by=["founded", "founding", "established", "old", "opened"],
         ),
         AttributeFamily(
             name="headquarters",

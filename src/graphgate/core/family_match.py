@@ -83,6 +83,13 @@ _VALUE: dict[Unit, str] = {
 _GAP = r"(?:[\w'’,.-]+\s+){0,6}?"
 
 
+# A modifier that makes a term another post ("vice president", "deputy mayor", "assistant
+# coach", "minister-president"), or a term written inside a longer word.
+_SUBORDINATE = re.compile(
+    r"(?:\b(?:vice|deputy|assistant|associate|co|sub|under|honorary|interim)[\s-]+|[\w]-)$"
+)
+
+
 def _cue_pattern(cue: str, unit: Unit) -> str:
     """A cue as a regular expression: … is a gap of up to six words."""
     return re.sub(r"…\s*", lambda _: _GAP, cue).replace("{v}", _VALUE[unit])
@@ -234,6 +241,8 @@ class FamilyMatcher:
             before = text[: m.start()].lower()
             if re.search(r"\b(?:a|an|another|one of (?:the|its|their))\s+$", before):
                 continue
+            if _SUBORDINATE.search(before):
+                continue  # "vice president", "deputy mayor", "minister-president": another post
             ended = bool(re.search(r"\b(?:former|ex-|then-|erstwhile)\s*$", before))
             family = self._role_of.get(_spaced(m.group(0)))
             if family is not None:

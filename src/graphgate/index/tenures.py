@@ -31,6 +31,9 @@ Row = dict[str, Any]
 # names it has not seen, the offline model calls people ORG, NORP or GPE; how the sentence
 # links a name to the post decides.
 _NOT_HOLDERS = {"DATE", "TIME", "MONEY", "QUANTITY", "CARDINAL", "ORDINAL", "PERCENT"}
+# A one-word place or nationality is no holder ("returned to Scotland to accept …", "an
+# American football coach"); a made-up two-word name the model calls a GPE may be one.
+_PLACE_LIKE = {"GPE", "LOC", "LOCATION", "FAC", "NORP"}
 _CAPITALISED = re.compile(r"[A-Z][\w'’-]+(?:\s+(?:(?:of|de|van|von|der)\s+)?[A-Z][\w'’-]+)*")
 _MONTH = re.compile(
     r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
@@ -46,9 +49,10 @@ _ORG_AFTER = re.compile(r"\s+(?:of|at|for)\s+(?:the\s+)?")
 _ITS = re.compile(r"\b(?:its|their)\s+(?:new\s+|next\s+|first\s+|interim\s+|acting\s+)?$", re.I)
 _POSSESSIVE = re.compile(r"['’]s?\s+(?:new\s+|next\s+|first\s+|interim\s+|acting\s+)?$")
 # How a sentence names the holder who leaves: before the name ("replaced A", "from A",
-# "after A resigned", "succeeding A") or after it ("A stepped down", "A, who resigned,").
+# "succeeding A") or after it ("A stepped down", "after A resigned", "A, who resigned,");
+# "after A" alone says nothing ("shortly after A became mayor").
 _OUT_BEFORE = re.compile(
-    r"\b(?:replac(?:ed|es|ing)|succeed(?:ed|s|ing)|from|after|following|in place of|"
+    r"\b(?:replac(?:ed|es|ing)|succeed(?:ed|s|ing)|from|following|in place of|"
     r"took over from|taking over from|ousted|dismissed|removed|sacked|fired)\s+(?:the\s+)?$",
     re.I,
 )
@@ -157,6 +161,8 @@ def _read_sentence(
     for name, start, end, kind in places:
         if name == org or kind in _NOT_HOLDERS or name in {p[0] for p in people}:
             continue
+        if kind in _PLACE_LIKE and " " not in name:  # "Scotland", "American"
+            continue
         if any(s <= start and end <= e for s, e in [*org_at, *role_spans]):
             continue
         if _holds(sentence, start, end, role.start, post_end):
@@ -225,8 +231,8 @@ def _org_of(sentence: str, role: Any, places: Sequence[tuple[str, int, int, str]
             return one.group(0)  # "mayor of Kettleby", a town the extractor did not name
         return named
     before = sentence[: role.start]
-    if _ITS.search(before):  # the subject: "X named B as its mayor"
-        return next((n for n, s, _, _ in places if s < role.start), None)
+    if _ITS.search(before):  # the subject: "X named B as its mayor" (not a person: "B is its")
+        return next((n for n, s, _, k in places if s < role.start and k != "PERSON"), None)
     possessive = _POSSESSIVE.search(before)
     if possessive is not None:
         return next((n for n, _, e, _ in places if e == possessive.start()), None)
@@ -252,12 +258,16 @@ def _leaves(sentence: str, start: int, end: int) -> bool:
 
 
 def _bounds(sentence: str) -> tuple[str | None, str | None, str | None]:
-    """(from, to, change) the sentence writes: a range, an open start or end, or one date."""
+    """(from, to, change) the sentence writes: a range, an open start or end, or one date.
+    Dates in brackets are left out ("( born 31 October 1951 ) is the head coach")."""
+    sentence = re.sub(r"\([^()]*\)", lambda m: " " * len(m.group(0)), sentence)
     points = dates_in(sentence)
     if not points:
         return None, None, None
     ranges = [s for s in spans_in(sentence) if not s.point and s.start and s.end]
     if ranges and len(points) >= 2:
+        if points[1][0].last < points[0][0].first:
+            return None, None, None  # a range that ends before it starts says no time
         return points[0][0].iso, points[1][0].iso, None
     first, at, _ = points[0]
     if _START_BEFORE.search(sentence[:at]):

@@ -112,19 +112,16 @@ class HeldFacts:
         self, chunk_ids: Iterable[str], question: str, asked: TimeSpan, families: FamilyMatcher
     ) -> list[RetrievedEdge]:
         """Facts of the posts the question asks about ("Who was the mayor of X?") that held at
-        the asked time, from the retrieved chunks, those with a stated start first."""
+        the asked time, from the retrieved chunks: per post, the one with the latest start."""
         asked_roles = {m.family.predicate for m in families.roles_in(question)}
         found: dict[str, HeldFact] = {}
         for cid in chunk_ids:
             for f in self.about(cid, question):
                 if f.edge.predicate in asked_roles and f.holds(asked):
                     found.setdefault(f.edge.id, f)
-        ranked = sorted(
-            found.values(), key=lambda f: (f.edge.valid_from is None, f.edge.valid_from or "")
-        )
         # One holder per post: the latest stated start (a later start closed earlier ones).
         best: dict[tuple[str, str], HeldFact] = {}
-        for f in ranked:
+        for f in found.values():
             key = (f.edge.predicate, f.edge.target_id)
             if key not in best or (best[key].edge.valid_from or "") < (f.edge.valid_from or ""):
                 best[key] = f
