@@ -40,6 +40,14 @@ def answer_for(prompt: str) -> str:
     return f"{first} [C1]" if first else "The context does not say."
 
 
+def answer_json_for(prompt: str) -> dict[str, Any]:
+    """The answer schema: the cited answer, and as short answer the first name the first
+    passage's first sentence holds (null when it holds none)."""
+    text = answer_for(prompt)
+    name = re.search(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*", text.split(" ", 1)[-1])
+    return {"answer": text, "short_answer": name.group(0) if name else None}
+
+
 def extraction_for(text: str) -> dict[str, Any]:
     """Capitalised word runs are entities; consecutive ones are related."""
     body = text.split("Text:\n", 1)[-1]
@@ -126,13 +134,16 @@ def _handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
                 data = report_for(prompt)
             elif schema == "grade":
                 data = grade_for(prompt)
+            elif schema == "answer":
+                data = answer_json_for(prompt)
             elif schema == "cypher":
                 with model.lock:
                     query = model.cypher.pop(0) if model.cypher else "MATCH (e) RETURN count(e)"
                 data = {"cypher": query}
             else:
                 data = extraction_for(prompt)
-            text = answer_for(prompt) if prompt.startswith("Context:") else json.dumps(data)
+            plain = prompt.startswith("Context:") and schema is None
+            text = answer_for(prompt) if plain else json.dumps(data)
             finish = "stop"
             if behaviour == "malformed":  # repairable: fences, prose, trailing comma
                 text = "Sure! ```json\n" + text[:-1] + ",}\n```"

@@ -238,6 +238,10 @@ def test_llm_everywhere_index_summaries_answers_judge(
         assert reports and all(json.loads(r["claims_json"])[0]["chunk_id"] for r in reports)
         answer = ws.query("Who does Bob Cratchit work for?", mode="hybrid")
         assert answer.generator == "llm:fake-2" and "[C1]" in answer.answer
+        # The model is asked for a short answer too (the answer schema), read from its JSON.
+        first = " ".join(answer.retrieval.chunks[0].text.split())
+        assert answer.short_answer and answer.short_answer in first
+        assert not answer.answer.lstrip().startswith("{")
         assert answer.citations and answer.citations[0].chunk_id == answer.retrieval.chunks[0].id
         outcome = ws.evaluate(testset, ["hybrid"], tmp_path / "eval")
         assert outcome.summary["judge"] == "llm:fake-2" and outcome.summary["llm"]["calls"] > 0

@@ -137,8 +137,10 @@ def test_query_uses_the_store_protocol_not_a_backend() -> None:
 
 # What reads a question's text: in query/, only the Question constructor calls these.
 _ANALYSERS = {"names_in", "question_time", "time_of", "kind_of", "content_word_set"}
-# The linker's reading of a question (spaCy), and embedding one.
-_INDEX_READINGS = {"link", "mentions", "embed"}
+# The linker's reading of a question (spaCy), and embedding one (embedding evidence, as the
+# offline reader does its sentences, reads no question).
+_INDEX_READINGS = {"link", "mentions"}
+_EMBEDDING = "embed"
 
 
 def _callee(node: ast.Call) -> str:
@@ -170,8 +172,10 @@ def question_readings(folder: Path) -> list[str]:
             name = _callee(node)
             if file.name == "linking.py":
                 continue  # the linker's own reading, which only question.py calls
-            if name in _INDEX_READINGS or (
-                name in _ANALYSERS and (name != "content_word_set" or _mentions_question(node))
+            if (
+                name in _INDEX_READINGS
+                or (name == _EMBEDDING and _mentions_question(node))
+                or (name in _ANALYSERS and (name != "content_word_set" or _mentions_question(node)))
             ):
                 found.append(f"{file.name}:{node.lineno} {name}")
     return found
@@ -189,5 +193,11 @@ def test_a_second_reading_would_be_found(tmp_path: Path) -> None:
         "    words = content_word_set(question.text)\n"
         "    links = self.index.linker.link(question.text)\n"
         "    spans = content_word_set(sentence)\n"
+        "    vector = self.embedder.embed([question.text])\n"
+        "    vectors = self.embedder.embed(sentences)\n"
     )
-    assert question_readings(tmp_path) == ["mode.py:2 content_word_set", "mode.py:3 link"]
+    assert question_readings(tmp_path) == [
+        "mode.py:2 content_word_set",
+        "mode.py:3 link",
+        "mode.py:5 embed",
+    ]

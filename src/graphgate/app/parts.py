@@ -10,6 +10,7 @@ from typing import Any
 
 from graphgate.app.background import BackgroundWork
 from graphgate.core.config import Settings
+from graphgate.core.spacy_models import load_spacy
 from graphgate.embed import Embedder, build_embedder
 from graphgate.evaluate.harness import Generator
 from graphgate.evaluate.judge import DeterministicJudge, Judge
@@ -18,6 +19,7 @@ from graphgate.index.extract_base import Extractor
 from graphgate.index.workers import BackgroundProcess
 from graphgate.llm.client import LLMClient, ResponseCache, build_llm
 from graphgate.query.answer import ExtractiveAnswerer
+from graphgate.query.reader import Reader
 
 LLM_CACHE = "llm_cache.sqlite"
 CONTENT_CACHE = "content_cache.sqlite"
@@ -43,6 +45,7 @@ class WorkspaceParts:
         self._extractor: Extractor | None = extractor
         self._llm: LLMClient | None = llm_client
         self._answerer = answerer
+        self._reader: Reader | None = None  # built once: its caches serve every query
         self._given = {id(p) for p in (embedder, extractor, llm_client) if p is not None}
         self._cache: ContentCache | None = None
         self._gates_process: BackgroundProcess | None = None
@@ -105,7 +108,15 @@ class WorkspaceParts:
             from graphgate.query.answer_llm import LLMAnswerer
 
             return LLMAnswerer(self.llm_client())
-        return ExtractiveAnswerer(self.settings.query.answer_sentences)
+        if self.settings.query.short_answers and self._reader is None:
+            model = self.settings.extract.spacy_model
+            self._reader = Reader(
+                lambda: load_spacy(model, "the offline reader"),
+                self.settings.query.reader_min_support,
+                self.settings.query.reader_side_similarity,
+                lambda: self.embedder,
+            )
+        return ExtractiveAnswerer(self.settings.query.answer_sentences, self._reader)
 
     def judge(self) -> Judge:
         if self.settings.eval.judge == "llm":

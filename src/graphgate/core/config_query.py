@@ -84,6 +84,26 @@ class QuerySettings(Section):
     answer_sentences: int = Field(
         3, ge=1, description="Sentences of an offline (extractive) answer."
     )
+    short_answers: bool = Field(
+        True,
+        description="The offline answer leads with a short answer (a name, a date, a number, "
+        "yes or no) read out of the evidence by query/reader.py; off, the sentences only.",
+    )
+    reader_min_support: float = Field(
+        0.55,
+        ge=0.0,
+        description="The offline reader abstains (short_answer null) when its best candidate's "
+        "support is below this: the cosine of its sentence to the question plus half the share "
+        "of the question's words it holds (swept on HotpotQA and MultiHop-RAG: README).",
+    )
+    reader_side_similarity: float = Field(
+        0.4,
+        ge=-1.0,
+        le=1.0,
+        description="Yes/no questions: a side of the question counts as stated by the evidence "
+        "when a retrieved sentence's cosine to it reaches this (or the sentence holds most of "
+        "its words); every side stated answers yes, else no (swept on MultiHop-RAG: README).",
+    )
     hybrid_route_cypher: bool = Field(
         True,
         description='With a model configured, hybrid sends counting and listing questions ("how '

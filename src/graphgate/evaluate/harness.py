@@ -126,6 +126,7 @@ class EvalHarness:
             "question": case.question,
             "gold_answer": case.answer,
             "answer": answer.answer,
+            "short_answer": answer.short_answer,
             "metrics": metrics,
             "failure": failure,
             "retrieved_entities": [e.name for e in result.entities],

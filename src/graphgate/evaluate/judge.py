@@ -131,6 +131,13 @@ class Judgement:
     # answers): 1 when the answer shows that answer as one side of a disagreement (a change
     # of holder read as sources disagreeing), else 0.
     successions_as_conflicts: float | None = None
+    # The short answer, scored as readers are scored (SQuAD normalisation, best over the gold
+    # answer and its aliases; an abstention scores 0); None without a gold answer.
+    short_em: float | None = None
+    short_f1: float | None = None
+    answered: float | None = None  # 1 when the answer gave a short answer, 0 when it abstained
+    # A case the corpus cannot answer (no gold answer, no gold documents): 1 when it abstained.
+    correct_abstention: float | None = None
 
     def as_metrics(self) -> dict[str, float | None]:
         return {
@@ -145,6 +152,10 @@ class Judgement:
             "valid_at_time": self.valid_at_time,
             "conflicts_surfaced": self.conflicts_surfaced,
             "successions_as_conflicts": self.successions_as_conflicts,
+            "short_em": self.short_em,
+            "short_f1": self.short_f1,
+            "answered": self.answered,
+            "correct_abstention": self.correct_abstention,
         }
 
 
@@ -195,17 +206,27 @@ class DeterministicJudge:
     def judge(self, case: TestCase, answer: Answer) -> Judgement:
         text = answer.answer
         golds = [g for g in [case.answer, *case.answer_aliases] if g]
-        exact = f1 = None
+        short = answer.short_answer
+        # A short answer is what the answer says: judged on it, not on the passages after it.
+        judged = short if short is not None else text
+        exact = f1 = short_em = short_f1 = None
         correct: bool | None = None
         if golds:
-            exact = max(float(normalise_answer(text) == normalise_answer(g)) for g in golds)
-            f1 = max(token_f1(text, g) for g in golds)
+            exact = max(float(normalise_answer(judged) == normalise_answer(g)) for g in golds)
+            f1 = max(token_f1(judged, g) for g in golds)
             correct = bool(
                 exact
                 or f1 >= self.f1_threshold
-                or any(_contains(text, g) for g in golds)
-                or any(numbers_match(text, g) for g in golds)
+                or any(_contains(judged, g) for g in golds)
+                or any(numbers_match(judged, g) for g in golds)
             )
+            short_em = max(
+                float(normalise_answer(short or "") == normalise_answer(g)) for g in golds
+            )
+            short_f1 = max(token_f1(short or "", g) for g in golds)
+        # Nothing to answer from (MultiHop-RAG's null queries): the right answer is none.
+        unanswerable = not golds and not case.gold_docs and not case.key_facts
+        correct_abstention = float(short is None) if unanswerable else None
         coverage = key_fact_coverage(text, case.key_facts)
         if correct is None and coverage is not None:
             correct = coverage >= 0.8
@@ -258,4 +279,8 @@ class DeterministicJudge:
             valid,
             both,
             false_conflict,
+            short_em,
+            short_f1,
+            float(short is not None),
+            correct_abstention,
         )

@@ -26,6 +26,7 @@ class EvalRecord(TypedDict):
     question: str
     gold_answer: str | None
     answer: str
+    short_answer: NotRequired[str | None]  # the answer in a few words; None: abstained
     metrics: dict[str, float | None]
     failure: str | None  # pass, retrieval/missed-retrieval/reasoning failure, unattributed
     retrieved_entities: list[str]

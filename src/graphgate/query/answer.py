@@ -4,26 +4,14 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
 
 from graphgate.core.dates import TimeSpan
 from graphgate.core.text import content_word_set, sentence_spans
 from graphgate.core.types import COOCCURS
 from graphgate.query.base import Answer, Citation, RetrievalResult
 from graphgate.query.question import plain_question
+from graphgate.query.reader import Reader, Sentence
 from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
-
-
-@dataclass(frozen=True)
-class _Sentence:
-    chunk_rank: int
-    chunk_id: str
-    doc_id: str
-    start: int
-    end: int
-    text: str
-    date: str | None = None  # its document's
-
 
 # How much a sentence's fit to the asked time moves its score (a third to a half of a rare
 # question word's weight, so relevance still leads; TimeQA answer correctness in the README):
@@ -35,8 +23,8 @@ _EARLIER_EVENT_BONUS = 0.1
 
 
 def at_time(
-    scored: list[tuple[float, int, _Sentence]], asked: TimeSpan
-) -> list[tuple[float, int, _Sentence]]:
+    scored: list[tuple[float, int, Sentence]], asked: TimeSpan
+) -> list[tuple[float, int, Sentence]]:
     """Sentences rescored at the asked time; those whose dates contradict it are dropped
     (unless nothing else is left)."""
     fits = [(sentence_fit(s.text, asked, s.date), score, i, s) for score, i, s in scored]
@@ -54,12 +42,14 @@ def at_time(
 
 
 class ExtractiveAnswerer:
-    """Picks sentences by question-word overlap, retrieved-entity mentions and chunk rank."""
+    """Picks sentences by question-word overlap, retrieved-entity mentions and chunk rank;
+    with a reader, a short answer read out of them leads (query/reader.py)."""
 
     name = "extractive"
 
-    def __init__(self, max_sentences: int = 3) -> None:
+    def __init__(self, max_sentences: int = 3, reader: Reader | None = None) -> None:
         self.max_sentences = max_sentences
+        self.reader = reader
 
     def answer(self, result: RetrievalResult, run_id: str) -> Answer:
         if result.mode == "global":
@@ -67,10 +57,11 @@ class ExtractiveAnswerer:
         if answered_by_rows(result):
             return rows_answer(result, run_id)
         sentences = self._sentences(result)
-        question_words = (result.parsed or plain_question(result.question)).words
+        question = result.parsed or plain_question(result.question)
+        question_words = question.words
         frequency = Counter(w for s in sentences for w in content_word_set(s.text))
         entity_names = [e.name.lower() for e in result.entities[:10]]
-        scored: list[tuple[float, int, _Sentence]] = []
+        scored: list[tuple[float, int, Sentence]] = []
         for i, s in enumerate(sentences):
             words = content_word_set(s.text)
             overlap = sum(1.0 / math.log(2 + frequency[w]) for w in words & question_words)
@@ -84,24 +75,37 @@ class ExtractiveAnswerer:
         chosen = [s for _, _, s in scored[: self.max_sentences]]
         citations: list[Citation] = []
         lines: list[str] = []
+        short = None
+        if self.reader is not None:
+            read = self.reader.read(question, result, [s for _, _, s in scored])
+            short = read.text
+            if short is not None:
+                cite = ""
+                if read.sentence is not None:
+                    said = read.sentence
+                    citations.append(
+                        Citation(1, said.chunk_id, said.doc_id, said.start, said.end, said.text)
+                    )
+                    cite = " [1]"
+                lines.append(f"Answer: {short}{cite}")
         for conflict in result.conflicts:
-            said = []
+            sides = []
             for side in conflict.sides:
                 marker = len(citations) + 1
                 citations.append(
                     Citation(marker, side.chunk_id, side.doc_id, side.start, side.end, side.text)
                 )
                 when = f", {side.date}" if side.date else ""
-                said.append(f"{side.value} ({side.doc_id}{when}) [{marker}]")
+                sides.append(f"{side.value} ({side.doc_id}{when}) [{marker}]")
             lines.append(
                 f"Sources disagree on the {conflict.about.replace('_', ' ')} of "
-                f"{conflict.subject}: " + " vs ".join(said)
+                f"{conflict.subject}: " + " vs ".join(sides)
             )
         lines += _holder_lines(result, citations, sentences)
         quoted = {(c.doc_id, c.start) for c in citations}
         for s in chosen:
             if (s.doc_id, s.start) in quoted:
-                continue  # a side of a conflict, cited above
+                continue  # cited above: a side of a conflict, or the short answer's evidence
             marker = len(citations) + 1
             citations.append(Citation(marker, s.chunk_id, s.doc_id, s.start, s.end, s.text))
             lines.append(f"{s.text} [{marker}]")
@@ -130,7 +134,10 @@ class ExtractiveAnswerer:
             text = f"No supporting text was retrieved for this question{when}."
         else:
             text = f"Extractive answer (no LLM configured){when}:\n" + "\n".join(lines)
-        return Answer(result.question, result.mode, text, citations, result, self.name, run_id)
+        return Answer(
+            result.question, result.mode, text, citations, result, self.name, run_id,
+            short_answer=short,
+        )  # fmt: skip
 
     def _from_reports(self, result: RetrievalResult, run_id: str) -> Answer:
         """Reduce step of global mode: the best report points, citing community and chunk."""
@@ -177,14 +184,14 @@ class ExtractiveAnswerer:
         return Answer(result.question, result.mode, text, citations, result, self.name, run_id)
 
     @staticmethod
-    def _sentences(result: RetrievalResult) -> list[_Sentence]:
-        out: list[_Sentence] = []
+    def _sentences(result: RetrievalResult) -> list[Sentence]:
+        out: list[Sentence] = []
         for rank, chunk in enumerate(result.chunks):
             for begin, end in sentence_spans(chunk.text):
                 text = chunk.text[begin:end]
                 start = chunk.start + begin
                 out.append(
-                    _Sentence(
+                    Sentence(
                         rank, chunk.id, chunk.doc_id, start, start + len(text), text, chunk.date
                     )
                 )
@@ -192,7 +199,7 @@ class ExtractiveAnswerer:
 
 
 def _holder_lines(
-    result: RetrievalResult, citations: list[Citation], sentences: list[_Sentence]
+    result: RetrievalResult, citations: list[Citation], sentences: list[Sentence]
 ) -> list[str]:
     """Who held the post the question asks about at the asked time (query/held.py), each
     cited by the sentence that states it: the answer first, then the passages."""
@@ -242,4 +249,9 @@ def rows_answer(result: RetrievalResult, run_id: str, max_rows: int = 10) -> Ans
     more = f" (and {len(rows) - max_rows} more rows)" if len(rows) > max_rows else ""
     markers = "".join(f" [{c.marker}]" for c in citations[:3])
     text = "From the graph: " + "; ".join(shown) + more + "." + markers
-    return Answer(result.question, result.mode, text, citations, result, "cypher", run_id)
+    # One row of one value (a count, a name) is the short answer; a table is not one.
+    short = str(next(iter(rows[0].values()))) if len(rows) == 1 and len(rows[0]) == 1 else None
+    return Answer(
+        result.question, result.mode, text, citations, result, "cypher", run_id,
+        short_answer=short,
+    )  # fmt: skip

@@ -3,18 +3,47 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from graphgate.llm.base import Request
 from graphgate.llm.client import LLMClient
+from graphgate.llm.lenient import InvalidAnswer, lenient_json
 from graphgate.query.answer import answered_by_rows, rows_answer
 from graphgate.query.base import Answer, Citation, RetrievalResult
 
 SYSTEM = (
     "Answer the question using only the context. Cite every statement with the marker of the "
     "passage or report it comes from, like [C1] or [K2]. If the context does not answer the "
-    "question, say so."
+    'question, say so. Reply with a JSON object: "answer" is your cited answer; '
+    '"short_answer" is the answer in a few words (a name, a date, a number, yes or no), or '
+    "null when the context does not answer the question."
 )
 _MARKER = re.compile(r"\[(C|K)(\d+)\]")
+# The answer's shape: the cited text, and the short answer scored as readers are scored.
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "answer": {"type": "string"},
+        "short_answer": {"type": ["string", "null"]},
+    },
+    "required": ["answer", "short_answer"],
+    "additionalProperties": False,
+}
+
+
+def parse_answer(text: str) -> tuple[str, str | None]:
+    """The model's cited answer and short answer; a reply that is not the asked JSON is the
+    answer itself, with no short answer (never a guess at one)."""
+    try:
+        data = lenient_json(text)
+    except InvalidAnswer:
+        return text, None
+    answer, short = data.get("answer"), data.get("short_answer")
+    if not isinstance(answer, str):
+        return text, None
+    if not isinstance(short, str) or not short.strip():
+        return answer, None
+    return answer, " ".join(short.split())[:200]
 
 
 class LLMAnswerer:
@@ -61,11 +90,12 @@ class LLMAnswerer:
         if answered_by_rows(result):  # the rows are the answer; no second call needed
             return rows_answer(result, run_id)
         completion = self.client.complete(
-            Request(SYSTEM, self.prompt(result), None, "answer", self.max_tokens, 0.0)
+            Request(SYSTEM, self.prompt(result), SCHEMA, "answer", self.max_tokens, 0.0)
         )
+        text, short = parse_answer(completion.text)
         citations: list[Citation] = []
         seen: dict[str, int] = {}
-        for kind, number in _MARKER.findall(completion.text):
+        for kind, number in _MARKER.findall(text):
             key = f"{kind}{number}"
             index = int(number) - 1
             if key in seen:
@@ -96,5 +126,6 @@ class LLMAnswerer:
                 continue
             seen[key] = citations[-1].marker
         return Answer(
-            result.question, result.mode, completion.text, citations, result, self.name, run_id
-        )
+            result.question, result.mode, text, citations, result, self.name, run_id,
+            short_answer=short,
+        )  # fmt: skip

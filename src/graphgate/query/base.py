@@ -153,12 +153,16 @@ class Answer:
     generator: str
     run_id: str
     timings_ms: dict[str, float] = field(default_factory=dict)
+    # The answer in a few words (a name, a date, a number, yes or no), scored as readers are
+    # scored; None where the evidence supports none (an abstention) or no reader gave one.
+    short_answer: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         r = self.retrieval
         return {
             "question": self.question,
             "mode": self.mode,
+            "short_answer": self.short_answer,
             "answer": self.answer,
             "generator": self.generator,
             "run_id": self.run_id,

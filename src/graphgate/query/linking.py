@@ -73,14 +73,14 @@ class EntityLinker:
         self._blocks: dict[str, list[str]] | None = None
 
     # -- mentions --------------------------------------------------------------------------
-    def _pipeline(self) -> Any:
+    def pipeline(self) -> Any:
         if self._nlp is None:
             self._nlp = load_spacy(self.spacy_model, "entity linking")
         return self._nlp
 
     def mentions(self, question: str) -> list[Mention]:
         """Named entities (not dates or amounts), then noun phrases, in question order."""
-        doc = self._pipeline()(question)
+        doc = self.pipeline()(question)
         found: list[Mention] = []
         for ent in doc.ents:
             if ent.label_ not in _VALUE_LABELS:

@@ -11,10 +11,10 @@ hybrid mode's local walk, fusion and page steps share one linking and one embedd
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -108,6 +108,7 @@ class Question:
     asks_for_rows: bool  # counting and listing: a graph query answers better than passages
     index: QuestionIndex | None = field(default=None, repr=False)
     _values: dict[tuple[str, ...], list[list[str]]] = field(default_factory=dict, repr=False)
+    _readings: dict[str, Any] = field(default_factory=dict, repr=False)
 
     # -- readings that need the index, each made once -----------------------------------------
     def _index(self) -> QuestionIndex:
@@ -124,6 +125,23 @@ class Question:
     def vector(self) -> npt.NDArray[np.float32]:
         embedded: npt.NDArray[np.float32] = self._index().embedder.embed([self.text])[0]
         return embedded
+
+    def embedding(self, embedder: Embedder) -> npt.NDArray[np.float32]:
+        """The question's vector: the index's where it has one, else by ``embedder``, once."""
+        if self.index is not None:
+            return self.vector
+        if "vector" not in self._readings:
+            self._readings["vector"] = embedder.embed([self.text])[0]
+        vector: npt.NDArray[np.float32] = self._readings["vector"]
+        return vector
+
+    def parse(self, nlp: Callable[[], Any]) -> Any:
+        """The question's spaCy parse (names, head nouns), once: by the index's linker where
+        there is one (the model already loaded), else by ``nlp``."""
+        if "doc" not in self._readings:
+            pipeline = self.index.linker.pipeline() if self.index is not None else nlp()
+            self._readings["doc"] = pipeline(self.text)
+        return self._readings["doc"]
 
     @cached_property
     def titled_pages(self) -> list[str]:

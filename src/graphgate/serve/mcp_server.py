@@ -86,6 +86,7 @@ def build_mcp(service: Service, stdio_caller: Caller | None = None) -> MCPServer
         except GraphgateError as exc:
             raise failed(exc) from exc
         return {
+            "short_answer": out["short_answer"],
             "answer": out["answer"],
             "entities": out["entities"],
             "relationships": out["edges"],

@@ -135,6 +135,11 @@
       { class: "result", dataset: { mode: result.mode } },
       h("h2", {}, compact ? result.mode : "Answer", h("span", { class: "muted" }, ` ${result.generator} · run ${result.run_id}`)),
       result.time ? h("p", { class: "muted" }, `as of ${result.time.label}`) : null,
+      h(
+        "p",
+        { class: "short-answer", "data-testid": "short-answer" },
+        result.short_answer == null ? h("span", { class: "muted" }, "No short answer: the evidence supports none.") : h("strong", {}, result.short_answer),
+      ),
       answerText(result, (c) => showCitation(panel, c)),
       panel,
       conflicts(result),

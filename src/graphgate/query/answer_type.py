@@ -1,0 +1,215 @@
+"""What kind of answer a question wants, read from its wording and its parse.
+
+The offline reader (query/reader.py) only considers candidates of the expected kind: a person
+or organisation for "who", a date for "when", a place for "where", a number for "how many",
+one of the options the question names for "which … , X or Y?", yes or no for "Is …?", and a
+noun phrase (of the type its head noun names, where it names one) for "what/which …".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from graphgate.query.question import Question
+
+AnswerKind = Literal["entity", "date", "place", "number", "option", "yes_no", "phrase"]
+
+PEOPLE = frozenset({"PERSON"})
+ORGS = frozenset({"ORG"})
+PLACES = frozenset({"GPE", "LOC", "FAC"})
+DATES = frozenset({"DATE"})
+NUMBERS = frozenset({"CARDINAL", "QUANTITY", "MONEY", "PERCENT"})
+NAMED = frozenset(
+    {"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "WORK_OF_ART", "EVENT", "PRODUCT", "LAW",
+     "LANGUAGE"}
+)  # fmt: skip
+
+# Head nouns of "which/what <noun>" that name the answer's entity type (general English; a
+# noun not listed asks for a noun phrase, preferably one containing that noun).
+_HEAD_LABELS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("year", "date", "decade", "century", "month", "day", "era"), DATES),
+    **dict.fromkeys(
+        ("city", "state", "country", "county", "town", "village", "region", "province",
+         "continent", "island", "nation", "capital", "territory", "borough", "district",
+         "neighborhood", "neighbourhood", "municipality", "suburb", "place", "location",
+         "river", "mountain", "lake"),
+        PLACES,
+    ),
+    **dict.fromkeys(
+        ("company", "team", "band", "club", "university", "college", "school", "institution",
+         "organization", "organisation", "party", "station", "network", "channel", "firm",
+         "group", "agency", "label", "newspaper", "magazine", "publisher", "airline",
+         "corporation", "brand", "manufacturer", "studio", "league", "employer", "owner",
+         "institute", "conglomerate", "retailer", "bank", "business", "entity"),
+        ORGS | frozenset({"PRODUCT"}),
+    ),
+    **dict.fromkeys(
+        ("person", "man", "woman", "actor", "actress", "singer", "author", "writer",
+         "director", "player", "politician", "individual", "artist", "musician", "composer",
+         "producer", "king", "queen", "president", "leader", "founder", "ceo", "coach",
+         "character", "member", "star", "poet", "painter", "scientist", "athlete", "boxer",
+         "wrestler", "footballer", "rapper", "comedian", "journalist", "executive", "child",
+         "son", "daughter", "wife", "husband", "brother", "sister", "father", "mother"),
+        PEOPLE,
+    ),
+    **dict.fromkeys(("nationality", "ethnicity", "religion"), frozenset({"NORP"})),
+    "language": frozenset({"LANGUAGE", "NORP"}),
+    **dict.fromkeys(
+        ("film", "movie", "book", "album", "song", "novel", "series", "show", "game", "play",
+         "opera", "poem", "painting", "episode", "single"),
+        frozenset({"WORK_OF_ART", "PRODUCT", "EVENT", "ORG"}),
+    ),
+    **dict.fromkeys(("war", "battle", "event", "tournament", "championship"), frozenset({"EVENT"})),
+}  # fmt: skip
+
+# Comparisons of two named options by a date or an amount: which way wins.
+_EARLIER = re.compile(
+    r"\b(old|older|oldest|first|earlier|earliest|before|elder|eldest|longer ago)\b", re.I
+)
+_LATER = re.compile(r"\b(young|younger|youngest|later|latest|last|newer|newest|recent)\b", re.I)
+_MORE = re.compile(
+    r"\b(more|most|larger|largest|bigger|biggest|higher|highest|taller|tallest|longer|longest|"
+    r"greater|greatest|heavier|wider|deeper)\b",
+    re.I,
+)
+_LESS = re.compile(
+    r"\b(less|least|fewer|fewest|smaller|smallest|lower|lowest|shorter|shortest|lighter)\b", re.I
+)
+# "…, X or Y?" / "… X or Y?": the options are the last two names before the question mark.
+_OR = re.compile(r"\s+or\s+")
+_BETWEEN = re.compile(
+    r"\bbetween\s+(?:the\s+)?([A-Z0-9][^,]*?)\s+and\s+(?:the\s+)?([A-Z0-9][^,]*?)\s*,", re.I
+)
+_SAME = re.compile(r"\b(same|both)\b", re.I)
+
+
+@dataclass(frozen=True)
+class ExpectedAnswer:
+    kind: AnswerKind
+    labels: frozenset[str]  # spaCy entity labels of acceptable candidates; empty: noun phrases
+    head: str | None = None  # "which <noun>": the noun (a phrase answer should contain it)
+    # Labels that answer first; the others only where these are far less supported.
+    preferred: frozenset[str] = frozenset()
+    options: tuple[str, ...] = ()  # named alternatives, for "option" (and "yes_no" comparisons)
+    # For options compared by a value: "date" or "number", and whether the least wins.
+    compared_by: Literal["date", "number"] | None = None
+    least_wins: bool = False
+
+
+def expected_answer(question: Question, doc: Any | None = None) -> ExpectedAnswer:
+    """The expected answer of ``question``; ``doc`` is its spaCy parse (names and head nouns)."""
+    text = question.text
+    options = _options(text, doc)
+    if question.kind == "yes_no":
+        return ExpectedAnswer("yes_no", frozenset(), options=options)
+    compared_by, least = _comparison(text)
+    if options and question.kind in {"which", "who", "what", "other", "where", "when"}:
+        return ExpectedAnswer(
+            "option", frozenset(), options=options, compared_by=compared_by, least_wins=least
+        )
+    if question.kind == "count" or re.search(r"\bhow (many|much)\b", text, re.I):
+        return ExpectedAnswer("number", NUMBERS, preferred=NUMBERS)
+    if re.search(r"\bhow (old|long)\b", text, re.I):
+        return ExpectedAnswer("number", NUMBERS | DATES, preferred=NUMBERS | DATES)
+    head = _head_noun(text, doc)
+    labels = _HEAD_LABELS.get(head or "")
+    if question.kind == "when":
+        return ExpectedAnswer("date", DATES, preferred=DATES)
+    if question.kind == "where":
+        return ExpectedAnswer("place", PLACES | ORGS, preferred=PLACES)
+    if labels is not None:
+        kind: AnswerKind = "date" if labels == DATES else "place" if labels == PLACES else "entity"
+        return ExpectedAnswer(kind, labels, head, labels)
+    if question.kind == "who":
+        return ExpectedAnswer("entity", PEOPLE | ORGS, preferred=PEOPLE)
+    return ExpectedAnswer("phrase", NAMED | DATES | NUMBERS, head, NAMED)
+
+
+def _head_noun(text: str, doc: Any | None) -> str | None:
+    """The noun a "which/what" determines ("Which American higher learning institution" ->
+    institution), from the parse where there is one, else the next word."""
+    if doc is not None:
+        for chunk in doc.noun_chunks:  # "Which American higher learning institution"
+            if chunk[0].lower_ in {"which", "what", "whose"} and len(chunk) > 1:
+                return str(chunk.root.lemma_).lower()
+        for token in doc:
+            if token.lower_ in {"which", "what", "whose"} and token.dep_ == "det":
+                return str(token.head.lemma_).lower()
+        for token in doc:  # "what kind of city", "which of the films", a parse gone wrong
+            if token.lower_ in {"which", "what"}:
+                nouns: list[str] = []
+                for later in doc[token.i + 1 : token.i + 7]:
+                    if later.pos_ in {"NOUN", "PROPN"} and later.lower_ not in {"kind", "type"}:
+                        nouns.append(str(later.lemma_).lower())
+                    elif later.pos_ not in {"ADJ", "ADP", "DET", "ADV"} or nouns:
+                        break
+                # The last noun of a compound is its head ("learning institution").
+                return nouns[-1] if nouns else None
+        return None
+    found = re.search(r"\b(?:which|what|whose)\s+([a-z]+)", text, re.I)
+    return found.group(1).lower().rstrip("s") if found else None
+
+
+def _options(text: str, doc: Any | None) -> tuple[str, ...]:
+    """The two alternatives a question names with "or" ("Who is older, X or Y?", "Which band
+    was formed first The Exies or Circus Diablo?"); none when "or" joins no names."""
+    body = text.strip().rstrip("?").strip()
+    between = _BETWEEN.search(body)
+    if between:
+        return (between.group(1).strip(), between.group(2).strip())
+    parts = _OR.split(body)
+    if len(parts) != 2:
+        return ()
+    left, right = parts
+    right = right.strip(" ,\"'")
+    if "," in left:
+        left = left.rsplit(",", 1)[1]
+    elif ":" in left:
+        left = left.rsplit(":", 1)[1]
+    else:
+        left = _trailing_name(left, doc)
+    left = left.strip(" \"'")
+    left = re.sub(r"^(the|a|an|between|either)\s+", "", left).strip()
+    right = re.sub(r"^(the|a|an)\s+(?=[A-Z])", "", right).strip()
+    if not left or not right or len(left.split()) > 8 or len(right.split()) > 8:
+        return ()
+    if not (left[:1].isupper() or left[:1].isdigit()) or not (
+        right[:1].isupper() or right[:1].isdigit()
+    ):
+        return ()
+    return (left, right)
+
+
+def _trailing_name(left: str, doc: Any | None) -> str:
+    """The capitalised words that end ``left`` (the first option when no comma sets it off)."""
+    words = left.split()
+    taken: list[str] = []
+    for word in reversed(words):
+        if word[:1].isupper() or word[:1].isdigit() or (taken and word.lower() in {"of", "the"}):
+            taken.append(word)
+        else:
+            break
+    while taken and taken[-1] in {"of", "the"}:
+        taken.pop()
+    return " ".join(reversed(taken))
+
+
+def _comparison(text: str) -> tuple[Literal["date", "number"] | None, bool]:
+    """Options compared by when (older, first) or how much (larger, more): by which value,
+    and whether the least value wins."""
+    if _EARLIER.search(text):
+        return "date", True
+    if _LATER.search(text):
+        return "date", False
+    if _LESS.search(text):
+        return "number", True
+    if _MORE.search(text):
+        return "number", False
+    return None, False
+
+
+def asks_same(text: str) -> bool:
+    """A yes/no question about two things sharing something ("the same nationality", "both")."""
+    return bool(_SAME.search(text))

@@ -1,0 +1,189 @@
+"""The offline reader on hand-made evidence: one test per answer type, phrased several ways,
+with abstention where nothing supports an answer and questions that name the answer's rival."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphgate.core.config import Settings
+from graphgate.core.spacy_models import load_spacy
+from graphgate.embed import Embedder, build_embedder
+from graphgate.evaluate.judge import DeterministicJudge
+from graphgate.evaluate.testset import TestCase
+from graphgate.query.answer import ExtractiveAnswerer
+from graphgate.query.answer_type import expected_answer
+from graphgate.query.base import RetrievalResult, RetrievedChunk
+from graphgate.query.question import read_question
+from graphgate.query.reader import Reader
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return build_embedder(Settings().embed)
+
+
+@pytest.fixture(scope="module")
+def answerer(embedder: Embedder) -> ExtractiveAnswerer:
+    model = Settings().extract.spacy_model
+    reader = Reader(
+        lambda: load_spacy(model, "tests"),
+        Settings().query.reader_min_support,
+        Settings().query.reader_side_similarity,
+        lambda: embedder,
+    )
+    return ExtractiveAnswerer(3, reader)
+
+
+def _evidence(question: str, *passages: str) -> RetrievalResult:
+    chunks = []
+    offset = 0
+    for i, text in enumerate(passages):
+        chunks.append(RetrievedChunk(f"c{i}", f"d{i}", text, 0, len(text), 1.0 - i / 10))
+        offset += len(text)
+    return RetrievalResult(question, "vector", chunks)
+
+
+def short(answerer: ExtractiveAnswerer, question: str, *passages: str) -> str | None:
+    return answerer.answer(_evidence(question, *passages), "run").short_answer
+
+
+FOUNDING = (
+    "Acme Corp is a maker of garden tools. The company was founded in 1998 by Alice Smith in "
+    "Lyon, and it employs 3,200 people today."
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who founded Acme Corp?",
+        "Who was the founder of Acme Corp?",
+        "Acme Corp was founded by whom?",
+        "Which person founded Acme Corp?",
+    ],
+)
+def test_who_answers_the_person(answerer: ExtractiveAnswerer, question: str) -> None:
+    assert short(answerer, question, FOUNDING) == "Alice Smith"
+
+
+@pytest.mark.parametrize(
+    ("question", "gold"),
+    [
+        ("When was Acme Corp founded?", "1998"),
+        ("In what year was Acme Corp founded?", "1998"),
+        ("Where was Acme Corp founded?", "Lyon"),
+        ("In which city was Acme Corp founded?", "Lyon"),
+        ("How many people does Acme Corp employ?", "3,200"),
+        ("How many employees does Acme Corp have?", "3,200"),
+    ],
+)
+def test_when_where_and_how_many_answer_a_date_a_place_a_number(
+    answerer: ExtractiveAnswerer, question: str, gold: str
+) -> None:
+    assert short(answerer, question, FOUNDING) == gold
+
+
+def test_the_answer_leads_the_text_cited_by_its_sentence(answerer: ExtractiveAnswerer) -> None:
+    answer = answerer.answer(_evidence("Who founded Acme Corp?", FOUNDING), "run")
+    first = answer.answer.splitlines()[1]
+    assert first == "Answer: Alice Smith [1]"
+    assert "Alice Smith" in answer.citations[0].text
+    assert answer.to_dict()["short_answer"] == "Alice Smith"
+
+
+def test_a_name_the_question_gives_is_never_its_answer(answerer: ExtractiveAnswerer) -> None:
+    text = "Bo Vik met Alice Smith in Lyon. Alice Smith later married Bo Vik in 2001."
+    assert short(answerer, "Who did Alice Smith marry?", text) == "Bo Vik"
+    assert short(answerer, "Who did Bo Vik marry?", text) == "Alice Smith"
+
+
+BIRTHS = (
+    "Ada Lund (born 3 May 1931) was a Norwegian painter known for her coastal landscapes.",
+    "Bo Vik (born 12 June 1945) is a Swedish painter and printmaker.",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "gold"),
+    [
+        ("Who was older, Ada Lund or Bo Vik?", "Ada Lund"),
+        ("Who is older, Bo Vik or Ada Lund?", "Ada Lund"),
+        ("Who was born first, Bo Vik or Ada Lund?", "Ada Lund"),
+        ("Who is younger, Ada Lund or Bo Vik?", "Bo Vik"),
+        ("Which painter was born later, Ada Lund or Bo Vik?", "Bo Vik"),
+    ],
+)
+def test_a_comparison_answers_one_of_its_options(
+    answerer: ExtractiveAnswerer, question: str, gold: str
+) -> None:
+    assert short(answerer, question, *BIRTHS) == gold
+
+
+def test_options_are_read_with_and_without_a_comma() -> None:
+    for text, options in [
+        ("Who was older, Ada Lund or Bo Vik?", ("Ada Lund", "Bo Vik")),
+        ("Which band formed first The Exies or Circus Diablo?", ("The Exies", "Circus Diablo")),
+        ("Between Iain Banks and Irwin Shaw, who was born first?", ("Iain Banks", "Irwin Shaw")),
+    ]:
+        assert expected_answer(read_question(text)).options == options
+    assert expected_answer(read_question("Is it red or blue?")).kind == "yes_no"
+
+
+@pytest.mark.parametrize(
+    ("question", "gold"),
+    [
+        ("Are Ada Lund and Bo Vik both painters?", "yes"),
+        ("Were Ada Lund and Bo Vik both painters?", "yes"),
+        ("Are Ada Lund and Bo Vik of the same nationality?", "no"),
+    ],
+)
+def test_yes_no_is_decided_from_each_side(
+    answerer: ExtractiveAnswerer, question: str, gold: str
+) -> None:
+    assert short(answerer, question, *BIRTHS) == gold
+
+
+def test_yes_no_says_no_when_one_side_is_not_stated(answerer: ExtractiveAnswerer) -> None:
+    passages = (BIRTHS[0], "Bo Vik (born 12 June 1945) is a Swedish footballer and coach.")
+    assert short(answerer, "Are Ada Lund and Bo Vik both painters?", *passages) == "no"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who founded Zentrix Labs in Osaka?",
+        "When did the Kettleby ferry disaster happen?",
+        "How many moons does the planet Vorlon have?",
+    ],
+)
+def test_abstains_when_no_candidate_is_supported(
+    answerer: ExtractiveAnswerer, question: str
+) -> None:
+    weather = "The weather in the valley was mild that spring. Rain fell on most afternoons."
+    answer = answerer.answer(_evidence(question, weather), "run")
+    assert answer.short_answer is None
+    assert not any(line.startswith("Answer:") for line in answer.answer.splitlines())
+
+
+def test_the_judge_scores_the_short_answer_and_abstentions(answerer: ExtractiveAnswerer) -> None:
+    judge = DeterministicJudge()
+    case = TestCase(
+        id="1", question="Who founded Acme Corp?", question_type="single_hop", answer="Alice Smith"
+    )
+    right = judge.judge(case, answerer.answer(_evidence(case.question, FOUNDING), "run"))
+    assert (right.short_em, right.short_f1, right.answered, right.correct) == (1.0, 1.0, 1.0, True)
+    wrong = TestCase(
+        id="2", question="Who founded Acme Corp?", question_type="single_hop", answer="Bo Vik"
+    )
+    judged = judge.judge(wrong, answerer.answer(_evidence(case.question, FOUNDING), "run"))
+    assert judged.short_em == 0.0 and judged.correct is False  # the passages do not rescue it
+    null = TestCase(
+        id="3",
+        question="Who founded Zentrix Labs in Osaka?",
+        question_type="unanswerable",
+        answer=None,
+    )
+    weather = "The weather in the valley was mild that spring."
+    abstained = judge.judge(null, answerer.answer(_evidence(null.question, weather), "run"))
+    assert abstained.correct_abstention == 1.0 and abstained.answered == 0.0
+    assert abstained.short_em is None
