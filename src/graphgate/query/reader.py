@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 from dataclasses import dataclass
 from typing import Any
 
@@ -361,7 +362,7 @@ def _previous(sentences: Sequence[Sentence]) -> dict[tuple[str, int], str]:
     out = {}
     for same in by_chunk.values():
         same.sort(key=lambda s: s.start)
-        for prev, s in zip(same, same[1:], strict=False):
+        for prev, s in pairwise(same):
             out[(s.chunk_id, s.start)] = prev.text
     return out
 
