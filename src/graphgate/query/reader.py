@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from itertools import pairwise
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
