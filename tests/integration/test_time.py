@@ -81,15 +81,23 @@ HOLDER = re.compile(r"^The .+ of .+: (?P<holder>.+) \((?P<held>[^)]*)\) \[\d+\]$
 
 
 def _holder(answer_text: str) -> str:
-    """The answer's first line after its header: who held the post asked about then."""
-    found = HOLDER.match(answer_text.splitlines()[1])
+    """The holder line, after the header and the short answer (who it names): who held the
+    post asked about then."""
+    lines = answer_text.splitlines()
+    found = HOLDER.match(lines[2] if lines[1].startswith("Answer: ") else lines[1])
     assert found is not None, answer_text
+    if lines[1].startswith("Answer: "):  # the short answer names the holder
+        assert lines[1].removeprefix("Answer: ").split(" [")[0] == found["holder"], answer_text
     return f"{found['holder']} ({found['held']})"
 
 
 def _first_sentence(answer_text: str) -> str:
-    """The first quoted sentence (after the holder line, when there is one)."""
-    return next(line for line in answer_text.splitlines()[1:] if not HOLDER.match(line))
+    """The first quoted sentence (after the short answer and the holder line)."""
+    return next(
+        line
+        for line in answer_text.splitlines()[1:]
+        if not HOLDER.match(line) and not line.startswith("Answer: ")
+    )
 
 
 @pytest.mark.parametrize("mode", ["vector", "local", "hybrid"])

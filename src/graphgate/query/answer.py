@@ -6,9 +6,9 @@ import math
 from collections import Counter
 
 from graphgate.core.dates import TimeSpan
-from graphgate.core.text import content_word_set, sentence_spans
+from graphgate.core.text import content_word_set, normalise_name, sentence_spans
 from graphgate.core.types import COOCCURS
-from graphgate.query.base import Answer, Citation, RetrievalResult
+from graphgate.query.base import Answer, Citation, RetrievalResult, RetrievedEdge
 from graphgate.query.question import plain_question
 from graphgate.query.reader import Reader, Sentence
 from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
@@ -76,13 +76,17 @@ class ExtractiveAnswerer:
         citations: list[Citation] = []
         lines: list[str] = []
         short = None
-        if self.reader is not None:
+        # Sources that disagree about what is asked get no one short answer: both are shown.
+        if self.reader is not None and not result.conflicts:
             read = self.reader.read(question, result, [s for _, _, s in scored])
             short = read.text
+            said = read.sentence
+            for edge in result.holders:  # the holder at the asked time: cited as it is stated
+                if short is not None and normalise_name(short) == normalise_name(edge.source):
+                    said = _holder_sentence(edge, sentences) or said
             if short is not None:
                 cite = ""
-                if read.sentence is not None:
-                    said = read.sentence
+                if said is not None:
                     citations.append(
                         Citation(1, said.chunk_id, said.doc_id, said.start, said.end, said.text)
                     )
@@ -102,10 +106,20 @@ class ExtractiveAnswerer:
                 f"{conflict.subject}: " + " vs ".join(sides)
             )
         lines += _holder_lines(result, citations, sentences)
-        quoted = {(c.doc_id, c.start) for c in citations}
-        for s in chosen:
+        # The short answer's sentence is quoted (first, if not among the best); a sentence
+        # quoted above (a side of a conflict, a holder's) is not quoted twice.
+        evidence = (citations[0].doc_id, citations[0].start) if short and citations else None
+        quoted = {(c.doc_id, c.start) for c in citations} - {evidence}
+        shown = list(chosen)
+        if evidence is not None and evidence not in {(s.doc_id, s.start) for s in chosen}:
+            first = [s for s in sentences if (s.doc_id, s.start) == evidence][:1]
+            shown = first + shown[: self.max_sentences - len(first)]
+        for s in shown:
             if (s.doc_id, s.start) in quoted:
-                continue  # cited above: a side of a conflict, or the short answer's evidence
+                continue
+            if (s.doc_id, s.start) == evidence:
+                lines.append(f"{s.text} [1]")
+                continue
             marker = len(citations) + 1
             citations.append(Citation(marker, s.chunk_id, s.doc_id, s.start, s.end, s.text))
             lines.append(f"{s.text} [{marker}]")
@@ -198,6 +212,16 @@ class ExtractiveAnswerer:
         return out
 
 
+def _holder_sentence(edge: RetrievedEdge, sentences: list[Sentence]) -> Sentence | None:
+    """The retrieved sentence that states a holder's fact: one naming the holder, the one
+    that gives the term's start where several do (a post held twice)."""
+    stating = [s for s in sentences if s.chunk_id in edge.chunk_ids and edge.source in s.text]
+    start = (edge.valid_from or "")[:4]
+    dated = [s for s in stating if start and start in s.text]
+    found = dated or stating
+    return found[0] if found else None
+
+
 def _holder_lines(
     result: RetrievalResult, citations: list[Citation], sentences: list[Sentence]
 ) -> list[str]:
@@ -205,16 +229,19 @@ def _holder_lines(
     cited by the sentence that states it: the answer first, then the passages."""
     lines = []
     for edge in result.holders:
-        said = next(
-            (s for s in sentences if s.chunk_id in edge.chunk_ids and edge.source in s.text),
-            None,
-        )
+        said = _holder_sentence(edge, sentences)
         if said is None or result.time is None:
             continue
-        marker = len(citations) + 1
-        citations.append(
-            Citation(marker, said.chunk_id, said.doc_id, said.start, said.end, said.text)
+        cited = next(
+            (c for c in citations if (c.doc_id, c.start) == (said.doc_id, said.start)), None
         )
+        if cited is not None:  # the short answer's sentence: one marker for both
+            marker = cited.marker
+        else:
+            marker = len(citations) + 1
+            citations.append(
+                Citation(marker, said.chunk_id, said.doc_id, said.start, said.end, said.text)
+            )
         post = edge.predicate.removesuffix("_of").replace("_", " ")
         since = f"since {edge.valid_from}" if edge.valid_from else ""
         until = f"until {edge.valid_to}" if edge.valid_to else ""

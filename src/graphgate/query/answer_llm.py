@@ -31,13 +31,15 @@ SCHEMA: dict[str, Any] = {
 }
 
 
-def parse_answer(text: str) -> tuple[str, str | None]:
-    """The model's cited answer and short answer; a reply that is not the asked JSON is the
-    answer itself, with no short answer (never a guess at one)."""
-    try:
-        data = lenient_json(text)
-    except InvalidAnswer:
-        return text, None
+def parse_answer(text: str, data: dict[str, Any] | None = None) -> tuple[str, str | None]:
+    """The model's cited answer and short answer, from its structured reply (``data``: a tool
+    call's input) or its text; a reply that is not the asked JSON is the answer itself, with no
+    short answer (never a guess at one)."""
+    if data is None:
+        try:
+            data = lenient_json(text)
+        except InvalidAnswer:
+            return text, None
     answer, short = data.get("answer"), data.get("short_answer")
     if not isinstance(answer, str):
         return text, None
@@ -92,7 +94,7 @@ class LLMAnswerer:
         completion = self.client.complete(
             Request(SYSTEM, self.prompt(result), SCHEMA, "answer", self.max_tokens, 0.0)
         )
-        text, short = parse_answer(completion.text)
+        text, short = parse_answer(completion.text, completion.data)
         citations: list[Citation] = []
         seen: dict[str, int] = {}
         for kind, number in _MARKER.findall(text):

@@ -78,9 +78,10 @@ class EntityLinker:
             self._nlp = load_spacy(self.spacy_model, "entity linking")
         return self._nlp
 
-    def mentions(self, question: str) -> list[Mention]:
-        """Named entities (not dates or amounts), then noun phrases, in question order."""
-        doc = self.pipeline()(question)
+    def mentions(self, question: str, doc: Any | None = None) -> list[Mention]:
+        """Named entities (not dates or amounts), then noun phrases, in question order
+        (``doc``: the question's parse, where it was parsed already)."""
+        doc = doc if doc is not None else self.pipeline()(question)
         found: list[Mention] = []
         for ent in doc.ents:
             if ent.label_ not in _VALUE_LABELS:
@@ -145,7 +146,7 @@ class EntityLinker:
         ]
         return found if len(found) == 1 else []
 
-    def link(self, question: str) -> list[EntityLink]:
+    def link(self, question: str, doc: Any | None = None) -> list[EntityLink]:
         """Every entity the question refers to, each once with its strongest link."""
         names = self.names()
         best: dict[str, EntityLink] = {}
@@ -163,7 +164,7 @@ class EntityLinker:
         for eid in names_in(question, self.store.entity_ids_named, MAX_NAME_WORDS):
             keep(EntityLink(eid, "", "", "name", 1.0))
         unmatched: list[str] = []
-        for mention in self.mentions(question):
+        for mention in self.mentions(question, doc):
             if mention.kind == "noun_phrase":
                 for eid in names.get(mention.head, []):
                     if self.store.entity(eid).type == CONCEPT:

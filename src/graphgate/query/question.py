@@ -119,7 +119,7 @@ class Question:
     @cached_property
     def links(self) -> list[EntityLink]:
         """The entities the question refers to (query/linking.py), strongest first."""
-        return self._index().linker.link(self.text)
+        return self._index().linker.link(self.text, self.parse())
 
     @cached_property
     def vector(self) -> npt.NDArray[np.float32]:
@@ -135,11 +135,17 @@ class Question:
         vector: npt.NDArray[np.float32] = self._readings["vector"]
         return vector
 
-    def parse(self, nlp: Callable[[], Any]) -> Any:
-        """The question's spaCy parse (names, head nouns), once: by the index's linker where
-        there is one (the model already loaded), else by ``nlp``."""
+    def parse(self, nlp: Callable[[], Any] | None = None) -> Any:
+        """The question's spaCy parse (names, head nouns), once, shared by entity linking and
+        the reader: by the index's linker where there is one (the model already loaded), else
+        by ``nlp``."""
         if "doc" not in self._readings:
-            pipeline = self.index.linker.pipeline() if self.index is not None else nlp()
+            if self.index is not None:
+                pipeline = self.index.linker.pipeline()
+            elif nlp is not None:
+                pipeline = nlp()
+            else:
+                raise ValueError("a question read without an index is parsed by a given model")
             self._readings["doc"] = pipeline(self.text)
         return self._readings["doc"]
 

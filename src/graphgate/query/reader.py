@@ -21,7 +21,9 @@ from typing import Any
 
 import numpy as np
 
+from graphgate.core.family_match import stem
 from graphgate.core.text import content_word_set, normalise_name
+from graphgate.core.types import COOCCURS
 from graphgate.embed.base import Embedder
 from graphgate.query.answer_type import DATES, NUMBERS, ExpectedAnswer, asks_same, expected_answer
 from graphgate.query.base import RetrievalResult
@@ -34,11 +36,10 @@ POOL = 12
 # A sentence that names the candidate beside many of the question's words is the evidence.
 _SHARE_WEIGHT = 0.5
 _GRAPH_BONUS = 0.15
-_HOLDER_BONUS = 1.0
 _REPEAT_BONUS = 0.05
 _FITS_BONUS = 0.3
 # A candidate next to the question's words in its sentence is likelier the one asked for.
-_NEAR_BONUS = 0.2
+_NEAR_BONUS = 0.1
 _FAR = 1000
 # "Who": a person before an organisation (an organisation answers only when no person does).
 _SECOND_CHOICE = 0.15
@@ -82,6 +83,7 @@ class _Candidate:
     text: str
     score: float
     sentence: Sentence
+    relevance: float  # of the sentence that supports it best, before the candidate's bonuses
     support: int = 1
 
 
@@ -185,8 +187,15 @@ class Reader:
         relevance: list[float],
     ) -> ShortAnswer:
         asked = question.text.lower()
+        for edge in result.holders:
+            # Who held the post at the asked time (query/held.py) is read from dated facts,
+            # surer than any sentence: the holder, or the post's organisation when the
+            # question names the holder.
+            for name in (edge.source, edge.target):
+                if question.time is not None and normalise_name(name) not in normalise_name(asked):
+                    return ShortAnswer(name, None, 1.0, expected.kind)
         linked = _linked_names(question, result)
-        related = _related_names(result, linked)
+        related = _related_names(result, linked, question.words)
         candidates: dict[str, _Candidate] = {}
         docs = self._parse([s.text for s in pool])
         for sentence, doc, score in zip(pool, docs, relevance, strict=True):
@@ -203,35 +212,30 @@ class Reader:
             for text, label, at in _spans(doc, expected):
                 key = normalise_name(text)
                 words = content_word_set(text)
-                if not key or text.lower() in asked or (words and words <= question.words):
+                if not key or text.lower() in asked or _named_by(words, question.words):
                     continue  # the question names it: not its answer
                 near = min((abs(at - i) for i in asked_at), default=_FAR)
                 value = (
                     score
                     + _NEAR_BONUS / (1 + near / 4)
-                    + (_GRAPH_BONUS if key in related else 0.0)
+                    + _graph_vote(key, related)
                     - (_SECOND_CHOICE if label not in expected.preferred else 0.0)
                 )
                 found = candidates.get(key)
                 if found is None:
-                    candidates[key] = _Candidate(text, value, sentence)
+                    candidates[key] = _Candidate(text, value, sentence, score)
                 else:
                     found.support += 1
                     if value > found.score:
-                        found.score, found.sentence = value, sentence
-        for edge in result.holders:  # the holder at the asked time (query/held.py)
-            for name in (edge.source, edge.target):
-                key = normalise_name(name)
-                if key in candidates and normalise_name(name) not in linked:
-                    candidates[key].score += _HOLDER_BONUS
+                        found.score, found.sentence, found.relevance = value, sentence, score
         if not candidates:
             return ShortAnswer(None, None, 0.0, expected.kind)
         best = max(
             candidates.values(),
             key=lambda c: (c.score + _REPEAT_BONUS * math.log(c.support), -len(c.text)),
         )
-        if best.score < self.min_support:
-            return ShortAnswer(None, None, best.score, expected.kind)
+        if best.relevance < self.min_support:  # its evidence, not its bonuses, must be enough
+            return ShortAnswer(None, None, best.relevance, expected.kind)
         # "Bankman-Fried" said where "Sam Bankman-Fried" is too: the fuller name answers.
         fuller = [
             c.text
@@ -376,6 +380,13 @@ def _context_share(
     return max(_share(words, sentence.text), 0.5 * _share(words, f"{prev} {sentence.text}"))
 
 
+def _named_by(words: set[str], asked: frozenset[str]) -> bool:
+    """Most of a candidate's words are the question's ("Old Jacob Marley" asked about "the
+    Ghost of Jacob Marley"): the question names it. "Hank Williams Jr." asked about "Audrey
+    Williams" is not named by it."""
+    return bool(words) and len(words & asked) >= max(1, 2 * len(words) / 3)
+
+
 def _share(words: frozenset[str] | set[str], text: str) -> float:
     return len(words & content_word_set(text)) / len(words) if words else 0.0
 
@@ -442,19 +453,43 @@ def _question_names(doc: Any) -> list[str]:
 
 
 def _linked_names(question: Question, result: RetrievalResult) -> set[str]:
-    if question.index is None:
-        return set()
+    if question.index is None or not (result.edges or result.holders):
+        return set()  # no graph to vote: the question need not be linked (vector mode)
     ids = {link.entity_id for link in question.links}
     return {normalise_name(e.name) for e in result.entities if e.id in ids}
 
 
-def _related_names(result: RetrievalResult, linked: set[str]) -> set[str]:
-    """Entities an edge joins to one the question names (a graph's vote for a candidate)."""
-    out = set()
+def _related_names(
+    result: RetrievalResult, linked: set[str], asked: frozenset[str]
+) -> dict[str, float]:
+    """Entities an edge joins to one the question names (a graph's vote for a candidate): a
+    relation the question asks about (its predicate's words among the question's) gives the
+    full vote, any other relation half of it, a co-occurrence (two names met) a third."""
+    stems = {stem(w) for w in asked}
+    out: dict[str, float] = {}
     for edge in result.edges:
+        words = {stem(w) for w in edge.predicate.split("_") if len(w) > 2}
+        asks = edge.predicate != COOCCURS and bool(words & stems)
+        vote = (
+            _GRAPH_BONUS
+            if asks
+            else _GRAPH_BONUS / 3
+            if edge.predicate == COOCCURS
+            else _GRAPH_BONUS / 2
+        )
         source, target = normalise_name(edge.source), normalise_name(edge.target)
-        if source in linked:
-            out.add(target)
-        if target in linked:
-            out.add(source)
+        for near, far in ((source, target), (target, source)):
+            if near in linked:
+                out[far] = max(out.get(far, 0.0), vote)
     return out
+
+
+def _graph_vote(key: str, related: dict[str, float]) -> float:
+    """The vote for a candidate named as the graph names it, or by its fuller or shorter
+    form ("Ebenezer Scrooge" for the entity "Scrooge")."""
+    if key in related:
+        return related[key]
+    return max(
+        (v for name, v in related.items() if key.endswith(" " + name) or name.endswith(" " + key)),
+        default=0.0,
+    )
