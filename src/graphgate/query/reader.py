@@ -52,7 +52,7 @@ _BRIDGE_BONUS = 0.2
 _NEAR_BONUS = 0.1
 _FAR = 1000
 # "Who": a person before an organisation (an organisation answers only when no person does).
-_SECOND_CHOICE = 0.15
+_SECOND_CHOICE = 0.3
 # Yes/no: a side counts as stated when a sentence holds this share of its words.
 _SIDE_SHARE = 0.6
 _NEGATION = re.compile(r"\b(not|no|never|n't|neither|nor|none)\b", re.I)
@@ -364,8 +364,15 @@ class Reader:
             return ShortAnswer(verdict, per_name[0][0], 1.0, "yes_no")
         if not said:
             return None
-        stated = [max(_share(said, s.text) for s in about) for about in per_name]
-        verdict = "yes" if min(stated) >= 0.5 else "no"
+        # A nationality or group the question gives ("both American directors") must be
+        # stated of each; of the other words, half.
+        doc = question.parse(self._pipeline)
+        required = {w for e in doc.ents if e.label_ == "NORP" for w in content_word_set(e.text)}
+        stated = [
+            any(_share(said, s.text) >= 0.5 and required <= content_word_set(s.text) for s in about)
+            for about in per_name
+        ]
+        verdict = "yes" if all(stated) else "no"
         return ShortAnswer(verdict, per_name[0][0], max(relevance), "yes_no")
 
 
