@@ -1,6 +1,7 @@
 """The offline reader's short answers, scored as readers are scored, beside today's sentences.
 
     .venv/bin/python benchmarks/reader.py WORKSPACE TESTSET [--modes vector,hybrid] [--limit N]
+                                          [--baselines CORPUS]
 
 WORKSPACE holds a current run of the test set's corpus (`graphgate index CORPUS -w WS`).
 Printed per mode and question type: cases, short EM and F1 (SQuAD normalisation, best over the
@@ -10,17 +11,26 @@ retrieved chunks), the ceiling (the gold answer occurs in the retrieved chunks),
 baseline: the same answer without its short answer (the best sentences), by token F1 and by
 containment of the gold answer. Cases without a gold answer (MultiHop-RAG's null queries) are
 counted apart: the share on which the reader abstained.
+
+``--baselines CORPUS`` adds the same reader over the top 5 documents that BM25, dense and their
+RRF rank (benchmarks/retrieval.py's baselines; each document one passage, its title the first
+line): the reader as an external pipeline would use it, on the plain retrievers' evidence.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 from graphgate import Workspace
+from graphgate.core.config import LoadSettings
 from graphgate.evaluate.judge import normalise_answer, token_f1
 from graphgate.evaluate.testset import TestCase, load_testset
+from graphgate.index.load import CorpusLoader
+from graphgate.query.base import Answer, RetrievalResult, RetrievedChunk
 
 WRONG_F1 = 0.5
 
@@ -30,8 +40,32 @@ def _contains(haystack: str, needle: str) -> bool:
     return bool(n) and f" {n} " in h
 
 
-def score(ws: Workspace, case: TestCase, mode: str) -> dict[str, float | bool | None]:
-    answer = ws.query(case.question, mode=mode)
+BASELINE_DEPTH = 5
+Ask = Callable[[TestCase], Answer]
+
+
+def mode_asker(ws: Workspace, mode: str) -> Ask:
+    return lambda case: ws.query(case.question, mode=mode)
+
+
+def baseline_asker(ws: Workspace, corpus: Path, rank: Callable[[str], list[str]]) -> Ask:
+    """The reader over a baseline's top documents, as an external retriever's result."""
+    docs = {d.id: d for d in CorpusLoader(LoadSettings()).load(corpus).documents}
+    answerer = ws.answerer()
+
+    def ask(case: TestCase) -> Answer:
+        chunks = []
+        for i, doc_id in enumerate(rank(case.question)[:BASELINE_DEPTH]):
+            d = docs[doc_id]
+            text = f"{d.title}\n{d.text}" if d.title else d.text
+            chunks.append(RetrievedChunk(doc_id, doc_id, text, 0, len(text), 1.0 / (1 + i)))
+        return answerer.answer(RetrievalResult(case.question, "baseline", chunks), "baseline")
+
+    return ask
+
+
+def score(ask: Ask, case: TestCase) -> dict[str, float | bool | None]:
+    answer = ask(case)
     golds = [g for g in [case.answer, *case.answer_aliases] if g]
     short = answer.short_answer
     if not golds:
@@ -93,15 +127,25 @@ def main() -> None:
     parser.add_argument("testset", type=Path)
     parser.add_argument("--modes", default="vector,hybrid")
     parser.add_argument("--limit", type=int, default=0, help="the first N cases (0: all)")
+    parser.add_argument("--baselines", type=Path, help="the corpus, for BM25 / dense / RRF")
     args = parser.parse_args()
     cases = load_testset(args.testset)
     if args.limit:
         cases = cases[: args.limit]
     results: dict[tuple[str, str], list[dict[str, float | bool | None]]] = defaultdict(list)
     with Workspace(args.workspace) as ws:
-        for mode in args.modes.split(","):
+        askers = {mode: mode_asker(ws, mode) for mode in args.modes.split(",")}
+        if args.baselines is not None:
+            sys.path.insert(0, str(Path(__file__).parent))
+            from retrieval import Baselines  # the same baselines as the retrieval tables
+
+            base = Baselines(ws, args.baselines, "doc")
+            askers["bm25"] = baseline_asker(ws, args.baselines, base.bm25_rank)
+            askers["dense"] = baseline_asker(ws, args.baselines, base.dense_rank)
+            askers["rrf"] = baseline_asker(ws, args.baselines, base.rrf_rank)
+        for mode, ask in askers.items():
             for case in cases:
-                row = score(ws, case, mode)
+                row = score(ask, case)
                 qtype = str(case.extras().get("source_type") or case.question_type)
                 results[(mode, qtype)].append(row)
                 results[(mode, "all")].append(row)
