@@ -199,10 +199,15 @@ class EvalHarness:
         A mode that asks a model (cypher) or a retriever of one's own is not called more."""
         if case is None:
             return
+        warm = getattr(self.generator, "warm", None)  # an offline answerer's models load too
         for mode in sorted(modes):
             retriever = self.retrievers[mode]
             if isinstance(retriever, ConflictRetriever) and mode not in LLM_MODES:
-                retriever.retrieve(case.question, self.settings.top_k, default_as_of=case.as_of)
+                result = retriever.retrieve(
+                    case.question, self.settings.top_k, default_as_of=case.as_of
+                )
+                if callable(warm):
+                    warm(result)
 
     def _fingerprint(self, cases: Sequence[TestCase], modes: Sequence[str]) -> dict[str, Any]:
         digest = hashlib.sha256()

@@ -10,7 +10,8 @@ from graphgate.core.text import content_word_set, normalise_name, sentence_spans
 from graphgate.core.types import COOCCURS
 from graphgate.query.base import Answer, Citation, RetrievalResult, RetrievedEdge
 from graphgate.query.question import plain_question
-from graphgate.query.reader import Reader, Sentence
+from graphgate.query.reader import Reader
+from graphgate.query.reader_evidence import Sentence
 from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
 
 # How much a sentence's fit to the asked time moves its score (a third to a half of a rare
@@ -50,6 +51,11 @@ class ExtractiveAnswerer:
     def __init__(self, max_sentences: int = 3, reader: Reader | None = None) -> None:
         self.max_sentences = max_sentences
         self.reader = reader
+
+    def warm(self, result: RetrievalResult) -> None:
+        """Answer once, unused: what the reader loads on first use (the spaCy pipeline, where
+        the mode never linked an entity) is then no question's latency."""
+        self.answer(result, "warm")
 
     def answer(self, result: RetrievalResult, run_id: str) -> Answer:
         if result.mode == "global":

@@ -16,25 +16,35 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import Any
 
 import numpy as np
 
-from graphgate.core.family_match import stem
 from graphgate.core.text import content_word_set, normalise_name
-from graphgate.core.types import COOCCURS
 from graphgate.embed.base import Embedder
 from graphgate.query.answer_type import (
     DATES,
-    NAMED,
-    NUMBERS,
     ExpectedAnswer,
     asks_same,
     expected_answer,
 )
 from graphgate.query.base import RetrievalResult
 from graphgate.query.question import Question
+from graphgate.query.reader_evidence import (
+    Sentence,
+    compared_value,
+    context_share,
+    graph_vote,
+    linked_names,
+    mentions_name,
+    named_by,
+    previous,
+    question_names,
+    related_names,
+    second_hop,
+    share,
+    spans,
+)
 from graphgate.query.temporal import FITS, sentence_fit
 
 # Sentences read per question (the best by the answerer's ranking): enough for the two or
@@ -42,12 +52,8 @@ from graphgate.query.temporal import FITS, sentence_fit
 POOL = 12
 # A sentence that names the candidate beside many of the question's words is the evidence.
 _SHARE_WEIGHT = 0.5
-_GRAPH_BONUS = 0.15
 _REPEAT_BONUS = 0.05
 _FITS_BONUS = 0.3
-# Multi-hop: how many of the best sentences give bridge names, and what naming one is worth.
-_BRIDGE_FROM = 2
-_BRIDGE_BONUS = 0.2
 # A candidate next to the question's words in its sentence is likelier the one asked for.
 _NEAR_BONUS = 0.1
 _FAR = 1000
@@ -56,28 +62,12 @@ _SECOND_CHOICE = 0.3
 # Yes/no: a side counts as stated when a sentence holds this share of its words.
 _SIDE_SHARE = 0.6
 _NEGATION = re.compile(r"\b(not|no|never|n't|neither|nor|none)\b", re.I)
-_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
-_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _CLAUSES = re.compile(
     r",?\s+(?:while|whereas|but|and then|as compared to|compared to|in contrast to|"
     r"and does|and did|and is|and was)\s+|,\s+and\s+",
     re.I,
 )
 _CACHE_LIMIT = 4096
-_NAME = r"[A-Z][\w'.&-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w'.&-]*)*"
-_JOINED = re.compile(rf"({_NAME})\s+and\s+({_NAME})")
-_POSSESSIVE = re.compile(r"\s*'s$|\s*’s$")
-
-
-@dataclass(frozen=True)
-class Sentence:
-    chunk_rank: int
-    chunk_id: str
-    doc_id: str
-    start: int
-    end: int
-    text: str
-    date: str | None = None  # its document's
 
 
 @dataclass(frozen=True)
@@ -169,10 +159,10 @@ class Reader:
         if not pool:
             return ShortAnswer(None, None, 0.0, expected.kind)
         sims = self._similarities(question, embedder, [s.text for s in pool])
-        before = _previous(ranked)
+        before = previous(ranked)
         relevance = [
             sim
-            + _SHARE_WEIGHT * _context_share(question.words, s, before)
+            + _SHARE_WEIGHT * context_share(question.words, s, before)
             + 0.1 / (1 + s.chunk_rank)
             for sim, s in zip(sims, pool, strict=True)
         ]
@@ -204,11 +194,11 @@ class Reader:
             for name in (edge.source, edge.target):
                 if question.time is not None and normalise_name(name) not in normalise_name(asked):
                     return ShortAnswer(name, None, 1.0, expected.kind)
-        linked = _linked_names(question, result)
-        related = _related_names(result, linked, question.words)
+        linked = linked_names(question, result)
+        related = related_names(result, linked, question.words)
         candidates: dict[str, _Candidate] = {}
         docs = self._parse([s.text for s in pool])
-        relevance = _second_hop(question, pool, docs, relevance)
+        relevance = second_hop(question, pool, docs, relevance)
         for sentence, doc, score in zip(pool, docs, relevance, strict=True):
             asked_at = [
                 t.i for t in doc if t.lower_ in question.words or t.lemma_ in question.words
@@ -220,16 +210,16 @@ class Reader:
                     if e.label_ in DATES and sentence_fit(e.text, question.time)[0] == FITS
                     for i in (e.start, e.end - 1)
                 ]
-            for text, label, at in _spans(doc, expected):
+            for text, label, at in spans(doc, expected):
                 key = normalise_name(text)
                 words = content_word_set(text)
-                if not key or text.lower() in asked or _named_by(words, question.words):
+                if not key or text.lower() in asked or named_by(words, question.words):
                     continue  # the question names it: not its answer
                 near = min((abs(at - i) for i in asked_at), default=_FAR)
                 value = (
                     score
                     + _NEAR_BONUS / (1 + near / 4)
-                    + _graph_vote(key, related)
+                    + graph_vote(key, related)
                     - (_SECOND_CHOICE if label not in expected.preferred else 0.0)
                 )
                 found = candidates.get(key)
@@ -268,9 +258,9 @@ class Reader:
         for option in expected.options:
             best: tuple[float, Sentence | None, float | None] = (0.0, None, None)
             for sentence, score in zip(pool, relevance, strict=True):
-                if not _names(option, sentence.text):
+                if not mentions_name(option, sentence.text):
                     continue
-                value = _value(sentence.text, expected.compared_by)
+                value = compared_value(sentence.text, expected.compared_by)
                 # The best sentence that states the compared value, over a better one without.
                 rank = (value is not None, score)
                 if best[1] is None or rank > (best[2] is not None, best[0]):
@@ -298,7 +288,7 @@ class Reader:
         relevance: list[float],
         embedder: Embedder | None,
     ) -> ShortAnswer:
-        names = _question_names(question.parse(self._pipeline))
+        names = question_names(question.parse(self._pipeline))
         if len(names) >= 2:
             about = self._about_each(question, names, pool, relevance)
             if about is not None:
@@ -315,12 +305,12 @@ class Reader:
         for side in sides:
             words = content_word_set(side)
             close = self._pairwise(embedder, side, texts)
-            best = max(range(len(pool)), key=lambda i: (_share(words, texts[i]), close[i]))
+            best = max(range(len(pool)), key=lambda i: (share(words, texts[i]), close[i]))
             nearest = int(np.argmax(close)) if close else best
-            stated = _share(words, texts[best]) >= _SIDE_SHARE or (
+            stated = share(words, texts[best]) >= _SIDE_SHARE or (
                 bool(close) and close[nearest] >= self.side_similarity
             )
-            said = texts[best] if _share(words, texts[best]) >= _SIDE_SHARE else texts[nearest]
+            said = texts[best] if share(words, texts[best]) >= _SIDE_SHARE else texts[nearest]
             negated = bool(_NEGATION.search(said)) != bool(_NEGATION.search(side))
             decided.append(stated and not negated)
         verdict = "yes" if all(decided) else "no"
@@ -348,7 +338,7 @@ class Reader:
         same = asks_same(question.text) and "both" not in question.text.lower().split()
         per_name: list[list[Sentence]] = []
         for name in names[:2]:
-            about = [s for s in pool if _names(name, s.text)]
+            about = [s for s in pool if mentions_name(name, s.text)]
             if not about:
                 return None
             per_name.append(about)
@@ -369,174 +359,8 @@ class Reader:
         doc = question.parse(self._pipeline)
         required = {w for e in doc.ents if e.label_ == "NORP" for w in content_word_set(e.text)}
         stated = [
-            any(_share(said, s.text) >= 0.5 and required <= content_word_set(s.text) for s in about)
+            any(share(said, s.text) >= 0.5 and required <= content_word_set(s.text) for s in about)
             for about in per_name
         ]
         verdict = "yes" if all(stated) else "no"
         return ShortAnswer(verdict, per_name[0][0], max(relevance), "yes_no")
-
-
-def _second_hop(
-    question: Question, pool: list[Sentence], docs: list[Any], relevance: list[float]
-) -> list[float]:
-    """Multi-hop evidence: the names the best sentences give that the question does not (the
-    bridge: "the film in which X debuted" is Y) lift the sentences of other documents that
-    name them, where the answer is stated ("Y was directed by Z"). The bridge itself keeps
-    its chance (penalising it lost on both HotpotQA and MultiHop-RAG)."""
-    best = sorted(range(len(pool)), key=lambda i: -relevance[i])[:_BRIDGE_FROM]
-    asked = question.text.lower()
-    bridges: dict[str, str] = {}
-    for i in best:
-        for ent in docs[i].ents:
-            key = normalise_name(str(ent.text))
-            words = content_word_set(str(ent.text))
-            if (
-                ent.label_ in NAMED
-                and key
-                and str(ent.text).lower() not in asked
-                and not _named_by(words, question.words)
-            ):
-                bridges.setdefault(key, pool[i].doc_id)
-    lifted = list(relevance)
-    for j, (sentence, doc) in enumerate(zip(pool, docs, strict=True)):
-        named = {normalise_name(str(e.text)) for e in doc.ents}
-        if any(b in named and home != sentence.doc_id for b, home in bridges.items()):
-            lifted[j] += _BRIDGE_BONUS
-    return lifted
-
-
-def _previous(sentences: Sequence[Sentence]) -> dict[tuple[str, int], str]:
-    """Each sentence's predecessor in its chunk (where "The company" was named), by place."""
-    by_chunk: dict[str, list[Sentence]] = {}
-    for s in sentences:
-        by_chunk.setdefault(s.chunk_id, []).append(s)
-    out = {}
-    for same in by_chunk.values():
-        same.sort(key=lambda s: s.start)
-        for prev, s in pairwise(same):
-            out[(s.chunk_id, s.start)] = prev.text
-    return out
-
-
-def _context_share(
-    words: frozenset[str], sentence: Sentence, before: dict[tuple[str, int], str]
-) -> float:
-    """The share of the question's words in the sentence, or at half weight in it and the
-    sentence before it (a question's subject is often named there, then referred to)."""
-    prev = before.get((sentence.chunk_id, sentence.start), "")
-    return max(_share(words, sentence.text), 0.5 * _share(words, f"{prev} {sentence.text}"))
-
-
-def _named_by(words: set[str], asked: frozenset[str]) -> bool:
-    """Most of a candidate's words are the question's ("Old Jacob Marley" asked about "the
-    Ghost of Jacob Marley"): the question names it. "Hank Williams Jr." asked about "Audrey
-    Williams" is not named by it."""
-    return bool(words) and len(words & asked) >= max(1, 2 * len(words) / 3)
-
-
-def _share(words: frozenset[str] | set[str], text: str) -> float:
-    return len(words & content_word_set(text)) / len(words) if words else 0.0
-
-
-def _names(name: str, text: str) -> bool:
-    """The sentence names ``name``: all of its words, or its last word (a surname, a head)."""
-    words = content_word_set(name)
-    have = content_word_set(text)
-    last = _last(name)
-    return bool(words) and (words <= have or (len(last) > 2 and last in have))
-
-
-def _last(name: str) -> str:
-    words = sorted(content_word_set(name), key=name.lower().rfind)
-    return words[-1] if words else ""
-
-
-def _value(text: str, by: str | None) -> float | None:
-    if by == "date":
-        years = _YEAR.findall(text)
-        return float(years[0]) if years else None
-    if by == "number":
-        for raw in _NUMBER.findall(text):
-            try:
-                return float(raw.replace(",", ""))
-            except ValueError:
-                continue
-    return None
-
-
-def _spans(doc: Any, expected: ExpectedAnswer) -> list[tuple[str, str, int]]:
-    """Candidate answers in one parsed sentence, of the expected kind: text, label, token."""
-    out: list[tuple[str, str, int]] = []
-    for ent in doc.ents:
-        if ent.label_ not in expected.labels:
-            continue
-        text = _POSSESSIVE.sub("", str(ent.text)).strip(" ,.;:'\"")
-        if expected.head == "year" and ent.label_ in DATES:
-            years = _YEAR.findall(text)
-            text = years[0] if years else text
-        out.append((text, str(ent.label_), int(ent.start)))
-    if expected.kind == "phrase":
-        for chunk in doc.noun_chunks:
-            if chunk.root.pos_ in {"PRON", "NUM"}:
-                continue
-            words = [t for t in chunk if t.pos_ != "DET"]
-            if words:
-                text = _POSSESSIVE.sub("", " ".join(t.text for t in words))
-                out.append((text, "NOUN_PHRASE", int(chunk.root.i)))
-    if expected.labels == NUMBERS and not out:
-        out += [(t.text, "CARDINAL", int(t.i)) for t in doc if t.like_num]
-    return out
-
-
-def _question_names(doc: Any) -> list[str]:
-    """The things a yes/no question names: its named entities that are not values, or the two
-    capitalised names it joins with "and" where the parser found fewer."""
-    skip = DATES | NUMBERS | {"ORDINAL", "TIME", "NORP"}
-    names = [str(e.text) for e in doc.ents if e.label_ not in skip]
-    joined = _JOINED.search(str(doc.text)[1:])  # not the question's own first word
-    if len(names) < 2 and joined:
-        return [joined.group(1), joined.group(2)]
-    return names
-
-
-def _linked_names(question: Question, result: RetrievalResult) -> set[str]:
-    if question.index is None or not (result.edges or result.holders):
-        return set()  # no graph to vote: the question need not be linked (vector mode)
-    ids = {link.entity_id for link in question.links}
-    return {normalise_name(e.name) for e in result.entities if e.id in ids}
-
-
-def _related_names(
-    result: RetrievalResult, linked: set[str], asked: frozenset[str]
-) -> dict[str, float]:
-    """Entities an edge joins to one the question names (a graph's vote for a candidate): a
-    relation the question asks about (its predicate's words among the question's) gives the
-    full vote, any other relation half of it, a co-occurrence (two names met) a third."""
-    stems = {stem(w) for w in asked}
-    out: dict[str, float] = {}
-    for edge in result.edges:
-        words = {stem(w) for w in edge.predicate.split("_") if len(w) > 2}
-        asks = edge.predicate != COOCCURS and bool(words & stems)
-        vote = (
-            _GRAPH_BONUS
-            if asks
-            else _GRAPH_BONUS / 3
-            if edge.predicate == COOCCURS
-            else _GRAPH_BONUS / 2
-        )
-        source, target = normalise_name(edge.source), normalise_name(edge.target)
-        for near, far in ((source, target), (target, source)):
-            if near in linked:
-                out[far] = max(out.get(far, 0.0), vote)
-    return out
-
-
-def _graph_vote(key: str, related: dict[str, float]) -> float:
-    """The vote for a candidate named as the graph names it, or by its fuller or shorter
-    form ("Ebenezer Scrooge" for the entity "Scrooge")."""
-    if key in related:
-        return related[key]
-    return max(
-        (v for name, v in related.items() if key.endswith(" " + name) or name.endswith(" " + key)),
-        default=0.0,
-    )

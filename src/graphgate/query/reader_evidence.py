@@ -1,0 +1,204 @@
+"""What the offline reader reads evidence with (query/reader.py): the sentences it scores,
+the candidate spans spaCy finds in them, word shares, the second hop and the graph's votes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from graphgate.core.family_match import stem
+from graphgate.core.text import content_word_set, normalise_name
+from graphgate.core.types import COOCCURS
+from graphgate.query.answer_type import DATES, NAMED, NUMBERS, ExpectedAnswer
+from graphgate.query.base import RetrievalResult
+from graphgate.query.question import Question
+
+GRAPH_BONUS = 0.15
+# Multi-hop: how many of the best sentences give bridge names, and what naming one is worth.
+_BRIDGE_FROM = 2
+_BRIDGE_BONUS = 0.2
+_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_NAME = r"[A-Z][\w'.&-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w'.&-]*)*"
+_JOINED = re.compile(rf"({_NAME})\s+and\s+({_NAME})")
+_POSSESSIVE = re.compile(r"\s*'s$|\s*’s$")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    chunk_rank: int
+    chunk_id: str
+    doc_id: str
+    start: int
+    end: int
+    text: str
+    date: str | None = None  # its document's
+
+
+def second_hop(
+    question: Question, pool: list[Sentence], docs: list[Any], relevance: list[float]
+) -> list[float]:
+    """Multi-hop evidence: the names the best sentences give that the question does not (the
+    bridge: "the film in which X debuted" is Y) lift the sentences of other documents that
+    name them, where the answer is stated ("Y was directed by Z"). The bridge itself keeps
+    its chance (penalising it lost on both HotpotQA and MultiHop-RAG)."""
+    best = sorted(range(len(pool)), key=lambda i: -relevance[i])[:_BRIDGE_FROM]
+    asked = question.text.lower()
+    bridges: dict[str, str] = {}
+    for i in best:
+        for ent in docs[i].ents:
+            key = normalise_name(str(ent.text))
+            words = content_word_set(str(ent.text))
+            if (
+                ent.label_ in NAMED
+                and key
+                and str(ent.text).lower() not in asked
+                and not named_by(words, question.words)
+            ):
+                bridges.setdefault(key, pool[i].doc_id)
+    lifted = list(relevance)
+    for j, (sentence, doc) in enumerate(zip(pool, docs, strict=True)):
+        named = {normalise_name(str(e.text)) for e in doc.ents}
+        if any(b in named and home != sentence.doc_id for b, home in bridges.items()):
+            lifted[j] += _BRIDGE_BONUS
+    return lifted
+
+
+def previous(sentences: Sequence[Sentence]) -> dict[tuple[str, int], str]:
+    """Each sentence's predecessor in its chunk (where "The company" was named), by place."""
+    by_chunk: dict[str, list[Sentence]] = {}
+    for s in sentences:
+        by_chunk.setdefault(s.chunk_id, []).append(s)
+    out = {}
+    for same in by_chunk.values():
+        same.sort(key=lambda s: s.start)
+        for prev, s in pairwise(same):
+            out[(s.chunk_id, s.start)] = prev.text
+    return out
+
+
+def context_share(
+    words: frozenset[str], sentence: Sentence, before: dict[tuple[str, int], str]
+) -> float:
+    """The share of the question's words in the sentence, or at half weight in it and the
+    sentence before it (a question's subject is often named there, then referred to)."""
+    prev = before.get((sentence.chunk_id, sentence.start), "")
+    return max(share(words, sentence.text), 0.5 * share(words, f"{prev} {sentence.text}"))
+
+
+def named_by(words: set[str], asked: frozenset[str]) -> bool:
+    """Most of a candidate's words are the question's ("Old Jacob Marley" asked about "the
+    Ghost of Jacob Marley"): the question names it. "Hank Williams Jr." asked about "Audrey
+    Williams" is not named by it."""
+    return bool(words) and len(words & asked) >= max(1, 2 * len(words) / 3)
+
+
+def share(words: frozenset[str] | set[str], text: str) -> float:
+    return len(words & content_word_set(text)) / len(words) if words else 0.0
+
+
+def mentions_name(name: str, text: str) -> bool:
+    """The sentence names ``name``: all of its words, or its last word (a surname, a head)."""
+    words = content_word_set(name)
+    have = content_word_set(text)
+    final = last(name)
+    return bool(words) and (words <= have or (len(final) > 2 and final in have))
+
+
+def last(name: str) -> str:
+    words = sorted(content_word_set(name), key=name.lower().rfind)
+    return words[-1] if words else ""
+
+
+def compared_value(text: str, by: str | None) -> float | None:
+    if by == "date":
+        years = _YEAR.findall(text)
+        return float(years[0]) if years else None
+    if by == "number":
+        for raw in _NUMBER.findall(text):
+            try:
+                return float(raw.replace(",", ""))
+            except ValueError:
+                continue
+    return None
+
+
+def spans(doc: Any, expected: ExpectedAnswer) -> list[tuple[str, str, int]]:
+    """Candidate answers in one parsed sentence, of the expected kind: text, label, token."""
+    out: list[tuple[str, str, int]] = []
+    for ent in doc.ents:
+        if ent.label_ not in expected.labels:
+            continue
+        text = _POSSESSIVE.sub("", str(ent.text)).strip(" ,.;:'\"")
+        if expected.head == "year" and ent.label_ in DATES:
+            years = _YEAR.findall(text)
+            text = years[0] if years else text
+        out.append((text, str(ent.label_), int(ent.start)))
+    if expected.kind == "phrase":
+        for chunk in doc.noun_chunks:
+            if chunk.root.pos_ in {"PRON", "NUM"}:
+                continue
+            words = [t for t in chunk if t.pos_ != "DET"]
+            if words:
+                text = _POSSESSIVE.sub("", " ".join(t.text for t in words))
+                out.append((text, "NOUN_PHRASE", int(chunk.root.i)))
+    if expected.labels == NUMBERS and not out:
+        out += [(t.text, "CARDINAL", int(t.i)) for t in doc if t.like_num]
+    return out
+
+
+def question_names(doc: Any) -> list[str]:
+    """The things a yes/no question names: its named entities that are not values, or the two
+    capitalised names it joins with "and" where the parser found fewer."""
+    skip = DATES | NUMBERS | {"ORDINAL", "TIME", "NORP"}
+    names = [str(e.text) for e in doc.ents if e.label_ not in skip]
+    joined = _JOINED.search(str(doc.text)[1:])  # not the question's own first word
+    if len(names) < 2 and joined:
+        return [joined.group(1), joined.group(2)]
+    return names
+
+
+def linked_names(question: Question, result: RetrievalResult) -> set[str]:
+    if question.index is None or not (result.edges or result.holders):
+        return set()  # no graph to vote: the question need not be linked (vector mode)
+    ids = {link.entity_id for link in question.links}
+    return {normalise_name(e.name) for e in result.entities if e.id in ids}
+
+
+def related_names(
+    result: RetrievalResult, linked: set[str], asked: frozenset[str]
+) -> dict[str, float]:
+    """Entities an edge joins to one the question names (a graph's vote for a candidate): a
+    relation the question asks about (its predicate's words among the question's) gives the
+    full vote, any other relation half of it, a co-occurrence (two names met) a third."""
+    stems = {stem(w) for w in asked}
+    out: dict[str, float] = {}
+    for edge in result.edges:
+        words = {stem(w) for w in edge.predicate.split("_") if len(w) > 2}
+        asks = edge.predicate != COOCCURS and bool(words & stems)
+        vote = (
+            GRAPH_BONUS
+            if asks
+            else GRAPH_BONUS / 3
+            if edge.predicate == COOCCURS
+            else GRAPH_BONUS / 2
+        )
+        source, target = normalise_name(edge.source), normalise_name(edge.target)
+        for near, far in ((source, target), (target, source)):
+            if near in linked:
+                out[far] = max(out.get(far, 0.0), vote)
+    return out
+
+
+def graph_vote(key: str, related: dict[str, float]) -> float:
+    """The vote for a candidate named as the graph names it, or by its fuller or shorter
+    form ("Ebenezer Scrooge" for the entity "Scrooge")."""
+    if key in related:
+        return related[key]
+    return max(
+        (v for name, v in related.items() if key.endswith(" " + name) or name.endswith(" " + key)),
+        default=0.0,
+    )
