@@ -143,7 +143,9 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[tuple[str, str, int]]:
                 continue
             words = [t for t in chunk if t.pos_ != "DET"]
             if words:
-                text = _POSSESSIVE.sub("", " ".join(t.text for t in words))
+                # As the sentence writes it ("Scrooge's countenance"), not token by token.
+                said = str(doc.text)[words[0].idx : words[-1].idx + len(words[-1].text)]
+                text = _POSSESSIVE.sub("", " ".join(said.split()))
                 out.append((text, "NOUN_PHRASE", int(chunk.root.i)))
     if expected.labels == NUMBERS and not out:
         out += [(t.text, "CARDINAL", int(t.i)) for t in doc if t.like_num]
