@@ -187,3 +187,14 @@ def test_the_judge_scores_the_short_answer_and_abstentions(answerer: ExtractiveA
     abstained = judge.judge(null, answerer.answer(_evidence(null.question, weather), "run"))
     assert abstained.correct_abstention == 1.0 and abstained.answered == 0.0
     assert abstained.short_em is None
+
+
+def test_without_an_embedder_the_reader_still_decides_by_words() -> None:
+    """A reader given no embedder (an external pipeline's result, none configured) scores by
+    the question's words alone: it still reads a yes/no question's sides, never fails."""
+    model = Settings().extract.spacy_model
+    reader = Reader(lambda: load_spacy(model, "tests"), 0.3)
+    answerer = ExtractiveAnswerer(3, reader)
+    text = "Acme Corp was founded by Alice Smith in Lyon in 1998."
+    assert short(answerer, "Was Acme Corp founded by Alice Smith in Lyon?", text) == "yes"
+    assert short(answerer, "Who founded Acme Corp in Lyon?", text) == "Alice Smith"

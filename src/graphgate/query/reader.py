@@ -305,7 +305,9 @@ class Reader:
         for side in sides:
             words = content_word_set(side)
             close = self._pairwise(embedder, side, texts)
-            best = max(range(len(pool)), key=lambda i: (share(words, texts[i]), close[i]))
+            best = max(
+                range(len(pool)), key=lambda i: (share(words, texts[i]), close[i] if close else 0.0)
+            )
             nearest = int(np.argmax(close)) if close else best
             stated = share(words, texts[best]) >= _SIDE_SHARE or (
                 bool(close) and close[nearest] >= self.side_similarity
