@@ -6,12 +6,12 @@ import math
 from collections import Counter
 
 from graphgate.core.dates import TimeSpan
-from graphgate.core.text import content_word_set, normalise_name, sentence_spans
+from graphgate.core.text import content_word_set, sentence_spans
 from graphgate.core.types import COOCCURS
-from graphgate.query.base import Answer, Citation, RetrievalResult, RetrievedEdge
+from graphgate.query.base import Answer, Citation, RetrievalResult
 from graphgate.query.question import plain_question
 from graphgate.query.reader import Reader
-from graphgate.query.reader_evidence import Sentence
+from graphgate.query.reader_evidence import Sentence, holder_sentence
 from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
 
 # How much a sentence's fit to the asked time moves its score (a third to a half of a rare
@@ -87,9 +87,6 @@ class ExtractiveAnswerer:
             read = self.reader.read(question, result, [s for _, _, s in scored])
             short = read.text
             said = read.sentence
-            for edge in result.holders:  # the holder at the asked time: cited as it is stated
-                if short is not None and normalise_name(short) == normalise_name(edge.source):
-                    said = _holder_sentence(edge, sentences) or said
             if short is not None:
                 cite = ""
                 if said is not None:
@@ -218,16 +215,6 @@ class ExtractiveAnswerer:
         return out
 
 
-def _holder_sentence(edge: RetrievedEdge, sentences: list[Sentence]) -> Sentence | None:
-    """The retrieved sentence that states a holder's fact: one naming the holder, the one
-    that gives the term's start where several do (a post held twice)."""
-    stating = [s for s in sentences if s.chunk_id in edge.chunk_ids and edge.source in s.text]
-    start = (edge.valid_from or "")[:4]
-    dated = [s for s in stating if start and start in s.text]
-    found = dated or stating
-    return found[0] if found else None
-
-
 def _holder_lines(
     result: RetrievalResult, citations: list[Citation], sentences: list[Sentence]
 ) -> list[str]:
@@ -235,7 +222,7 @@ def _holder_lines(
     cited by the sentence that states it: the answer first, then the passages."""
     lines = []
     for edge in result.holders:
-        said = _holder_sentence(edge, sentences)
+        said = holder_sentence(edge, sentences)
         if said is None or result.time is None:
             continue
         cited = next(

@@ -35,6 +35,7 @@ from graphgate.query.reader_evidence import (
     compared_value,
     context_share,
     graph_vote,
+    holder_sentence,
     linked_names,
     mentions_name,
     named_by,
@@ -175,7 +176,7 @@ class Reader:
             return self._yes_no(question, expected, pool, relevance, embedder)
         if expected.kind == "option":
             return self._option(expected, pool, relevance)
-        return self._candidate(question, expected, result, pool, relevance)
+        return self._candidate(question, expected, result, ranked, pool, relevance)
 
     # -- entities, dates, numbers, phrases ----------------------------------------------------
     def _candidate(
@@ -183,6 +184,7 @@ class Reader:
         question: Question,
         expected: ExpectedAnswer,
         result: RetrievalResult,
+        ranked: Sequence[Sentence],
         pool: list[Sentence],
         relevance: list[float],
     ) -> ShortAnswer:
@@ -190,10 +192,10 @@ class Reader:
         for edge in result.holders:
             # Who held the post at the asked time (query/held.py) is read from dated facts,
             # surer than any sentence: the holder, or the post's organisation when the
-            # question names the holder.
+            # question names the holder; cited by the sentence that states the term.
             for name in (edge.source, edge.target):
                 if question.time is not None and normalise_name(name) not in normalise_name(asked):
-                    return ShortAnswer(name, None, 1.0, expected.kind)
+                    return ShortAnswer(name, holder_sentence(edge, ranked), 1.0, expected.kind)
         linked = linked_names(question, result)
         related = related_names(result, linked, question.words)
         candidates: dict[str, _Candidate] = {}

@@ -13,7 +13,7 @@ from graphgate.core.family_match import stem
 from graphgate.core.text import content_word_set, normalise_name
 from graphgate.core.types import COOCCURS
 from graphgate.query.answer_type import DATES, NAMED, NUMBERS, ExpectedAnswer
-from graphgate.query.base import RetrievalResult
+from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.question import Question
 
 GRAPH_BONUS = 0.15
@@ -204,3 +204,13 @@ def graph_vote(key: str, related: dict[str, float]) -> float:
         (v for name, v in related.items() if key.endswith(" " + name) or name.endswith(" " + key)),
         default=0.0,
     )
+
+
+def holder_sentence(edge: RetrievedEdge, sentences: Sequence[Sentence]) -> Sentence | None:
+    """The retrieved sentence that states a holder's fact: one naming the holder, the one
+    that gives the term's start where several do (a post held twice)."""
+    stating = [s for s in sentences if s.chunk_id in edge.chunk_ids and edge.source in s.text]
+    start = (edge.valid_from or "")[:4]
+    dated = [s for s in stating if start and start in s.text]
+    found = dated or stating
+    return found[0] if found else None
