@@ -1,7 +1,7 @@
 """The offline reader's short answers, scored as readers are scored, beside today's sentences.
 
     .venv/bin/python benchmarks/reader.py WORKSPACE TESTSET [--modes vector,hybrid] [--limit N]
-                                          [--baselines CORPUS]
+                                          [--skip N] [--baselines CORPUS]
 
 WORKSPACE holds a current run of the test set's corpus (`graphgate index CORPUS -w WS`).
 Printed per mode and question type: cases, short EM and F1 (SQuAD normalisation, best over the
@@ -127,9 +127,10 @@ def main() -> None:
     parser.add_argument("testset", type=Path)
     parser.add_argument("--modes", default="vector,hybrid")
     parser.add_argument("--limit", type=int, default=0, help="the first N cases (0: all)")
+    parser.add_argument("--skip", type=int, default=0, help="leave out the first N cases")
     parser.add_argument("--baselines", type=Path, help="the corpus, for BM25 / dense / RRF")
     args = parser.parse_args()
-    cases = load_testset(args.testset)
+    cases = load_testset(args.testset)[args.skip :]
     if args.limit:
         cases = cases[: args.limit]
     results: dict[tuple[str, str], list[dict[str, float | bool | None]]] = defaultdict(list)
