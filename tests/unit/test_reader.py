@@ -35,11 +35,10 @@ def answerer(embedder: Embedder) -> ExtractiveAnswerer:
 
 
 def _evidence(question: str, *passages: str) -> RetrievalResult:
-    chunks = []
-    offset = 0
-    for i, text in enumerate(passages):
-        chunks.append(RetrievedChunk(f"c{i}", f"d{i}", text, 0, len(text), 1.0 - i / 10))
-        offset += len(text)
+    chunks = [
+        RetrievedChunk(f"c{i}", f"d{i}", text, 0, len(text), 1.0 - i / 10)
+        for i, text in enumerate(passages)
+    ]
     return RetrievalResult(question, "vector", chunks)
 
 
