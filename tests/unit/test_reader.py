@@ -3,6 +3,8 @@ with abstention where nothing supports an answer and questions that name the ans
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from graphgate.core.config import Settings
@@ -30,6 +32,7 @@ def answerer(embedder: Embedder) -> ExtractiveAnswerer:
         Settings().query.reader_min_support,
         Settings().query.reader_side_similarity,
         lambda: embedder,
+        Settings().query.reader_min_margin,
     )
     return ExtractiveAnswerer(3, reader)
 
@@ -197,3 +200,35 @@ def test_without_an_embedder_the_reader_still_decides_by_words() -> None:
     text = "Acme Corp was founded by Alice Smith in Lyon in 1998."
     assert short(answerer, "Was Acme Corp founded by Alice Smith in Lyon?", text) == "yes"
     assert short(answerer, "Who founded Acme Corp in Lyon?", text) == "Alice Smith"
+
+
+def _with_margin(embedder: Embedder) -> Callable[[float], ExtractiveAnswerer]:
+    model = Settings().extract.spacy_model
+    support = Settings().query.reader_min_support
+
+    def reader(margin: float) -> ExtractiveAnswerer:
+        found = Reader(lambda: load_spacy(model, "tests"), support, 0.4, lambda: embedder, margin)
+        return ExtractiveAnswerer(3, found)
+
+    return reader
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Who founded Acme Corp?", "Acme Corp was founded by whom?", "Who was Acme Corp's founder?"],
+)
+@pytest.mark.parametrize("rival", ["John Miller", "Maria Garcia", "Peter Novak"])
+def test_two_readings_of_near_equal_support_are_no_answer(
+    embedder: Embedder, question: str, rival: str
+) -> None:
+    """Two documents name different founders alike: either would be a guess. The margin is a
+    setting; a wide one here, as the cosine alone moves a few hundredths with the name."""
+    reader = _with_margin(embedder)
+    evidence = (
+        f"Acme Corp was founded in 1998 by {rival}.",
+        "Acme Corp was founded in 1998 by Alice Smith.",
+    )
+    assert short(reader(0.15), question, *evidence) is None
+    assert short(reader(0.0), question, *evidence) in {rival, "Alice Smith"}
+    # One founder, stated once: an answer at the same margin.
+    assert short(reader(0.15), question, FOUNDING) == "Alice Smith"

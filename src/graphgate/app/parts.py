@@ -115,6 +115,7 @@ class WorkspaceParts:
                 self.settings.query.reader_min_support,
                 self.settings.query.reader_side_similarity,
                 lambda: self.embedder,
+                self.settings.query.reader_min_margin,
             )
         return ExtractiveAnswerer(self.settings.query.answer_sentences, self._reader)
 

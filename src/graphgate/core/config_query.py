@@ -96,6 +96,13 @@ class QuerySettings(Section):
         "support is below this: the cosine of its sentence to the question plus half the share "
         "of the question's words it holds (swept on HotpotQA and MultiHop-RAG: README).",
     )
+    reader_min_margin: float = Field(
+        0.03,
+        ge=0.0,
+        description="The offline reader abstains when its second candidate scores within this "
+        "of its best: of two near-equal readings of the evidence, either is a guess (swept on "
+        "HotpotQA, MultiHop-RAG and TimeQA: README; 0 answers whenever support allows).",
+    )
     reader_side_similarity: float = Field(
         0.4,
         ge=-1.0,

@@ -6,8 +6,8 @@ Each is scored by the sentences that state it: their similarity to the question 
 embedder), the share of the question's words they contain, and graph edges between the
 candidate and the entities the question names. A candidate the question names itself is never
 its answer. Yes/no is decided side by side: each thing the question says is looked for in the
-evidence. Below ``min_support`` the reader abstains: a guess stated as an answer is worse than
-none.
+evidence. Below ``min_support``, or with a rival candidate within ``min_margin`` of the best,
+the reader abstains: a guess stated as an answer is worse than none.
 """
 
 from __future__ import annotations
@@ -88,6 +88,10 @@ class _Candidate:
     support: int = 1
 
 
+def _total(candidate: _Candidate) -> float:
+    return candidate.score + _REPEAT_BONUS * math.log(candidate.support)
+
+
 class Reader:
     """Reads a short answer out of ranked evidence sentences; spaCy docs and sentence
     vectors are cached by text (the same passages answer many questions)."""
@@ -98,6 +102,7 @@ class Reader:
         min_support: float,
         side_similarity: float = 0.4,
         embedder: Callable[[], Embedder] | None = None,
+        min_margin: float = 0.0,
     ) -> None:
         """``nlp`` and ``embedder`` load what a question read without an index (an external
         retriever's result) lacks; a question of a loaded index brings its own."""
@@ -106,6 +111,7 @@ class Reader:
         self._nlp: Any = None
         self.min_support = min_support
         self.side_similarity = side_similarity
+        self.min_margin = min_margin
         self._docs: dict[str, Any] = {}
         self._vectors: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
 
@@ -233,11 +239,17 @@ class Reader:
                         found.score, found.sentence, found.relevance = value, sentence, score
         if not candidates:
             return ShortAnswer(None, None, 0.0, expected.kind)
-        best = max(
+        ranked_candidates = sorted(
             candidates.values(),
-            key=lambda c: (c.score + _REPEAT_BONUS * math.log(c.support), -len(c.text)),
+            key=lambda c: (-_total(c), len(c.text)),
         )
+        best = ranked_candidates[0]
         if best.relevance < self.min_support:  # its evidence, not its bonuses, must be enough
+            return ShortAnswer(None, None, best.relevance, expected.kind)
+        # A rival read almost as well: either would be a guess.
+        if len(ranked_candidates) > 1 and _total(best) - _total(ranked_candidates[1]) < (
+            self.min_margin
+        ):
             return ShortAnswer(None, None, best.relevance, expected.kind)
         # "Bankman-Fried" said where "Sam Bankman-Fried" is too: the fuller name answers.
         fuller = [
