@@ -1,7 +1,7 @@
 """The offline reader's short answers, scored as readers are scored, beside today's sentences.
 
     .venv/bin/python benchmarks/reader.py WORKSPACE TESTSET [--modes vector,hybrid] [--limit N]
-                                          [--skip N] [--baselines CORPUS]
+                                          [--skip N] [--baselines CORPUS] [--dump FILE]
 
 WORKSPACE holds a current run of the test set's corpus (`graphgate index CORPUS -w WS`).
 Printed per mode and question type: cases, short EM and F1 (SQuAD normalisation, best over the
@@ -12,6 +12,9 @@ baseline: the same answer without its short answer (the best sentences), by toke
 containment of the gold answer. Cases without a gold answer (MultiHop-RAG's null queries) are
 counted apart: the share on which the reader abstained.
 
+``--dump FILE`` writes one JSON line per case and mode (question, gold, short answer, scores):
+the cases behind a figure, to read the reader's errors by.
+
 ``--baselines CORPUS`` adds the same reader over the top 5 documents that BM25, dense and their
 RRF rank (benchmarks/retrieval.py's baselines; each document one passage, its title the first
 line): the reader as an external pipeline would use it, on the plain retrievers' evidence.
@@ -20,6 +23,7 @@ line): the reader as an external pipeline would use it, on the plain retrievers'
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import defaultdict
 from collections.abc import Callable
@@ -64,12 +68,15 @@ def baseline_asker(ws: Workspace, corpus: Path, rank: Callable[[str], list[str]]
     return ask
 
 
-def score(ask: Ask, case: TestCase) -> dict[str, float | bool | None]:
+Row = dict[str, float | bool | str | None]
+
+
+def score(ask: Ask, case: TestCase) -> Row:
     answer = ask(case)
     golds = [g for g in [case.answer, *case.answer_aliases] if g]
     short = answer.short_answer
     if not golds:
-        return {"null": True, "abstained": short is None}
+        return {"null": True, "question": case.question, "short": short, "abstained": short is None}
     sentences = "\n".join(
         line for line in answer.answer.splitlines()[1:] if not line.startswith("Answer:")
     )
@@ -79,6 +86,9 @@ def score(ask: Ask, case: TestCase) -> dict[str, float | bool | None]:
     yes_no = normalise_answer(golds[0]) in {"yes", "no"}
     return {
         "null": False,
+        "question": case.question,
+        "gold": golds[0],
+        "short": short,
         "answered": short is not None,
         "em": em,
         "f1": f1,
@@ -89,12 +99,12 @@ def score(ask: Ask, case: TestCase) -> dict[str, float | bool | None]:
     }
 
 
-def _mean(rows: list[dict[str, float | bool | None]], key: str) -> float:
+def _mean(rows: list[Row], key: str) -> float:
     values = [float(r[key] or 0) for r in rows]
     return sum(values) / len(values) if values else float("nan")
 
 
-def table(results: dict[tuple[str, str], list[dict[str, float | bool | None]]]) -> None:
+def table(results: dict[tuple[str, str], list[Row]]) -> None:
     head = (
         f"{'mode':8} {'type':14} {'n':>4} {'EM':>6} {'F1':>6} {'answd':>6} {'wrong':>6} "
         f"{'abst.err':>8} {'ceiling':>7} {'base F1':>7} {'base ⊃':>7}"
@@ -129,11 +139,13 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="the first N cases (0: all)")
     parser.add_argument("--skip", type=int, default=0, help="leave out the first N cases")
     parser.add_argument("--baselines", type=Path, help="the corpus, for BM25 / dense / RRF")
+    parser.add_argument("--dump", type=Path, help="one JSON line per case and mode")
     args = parser.parse_args()
     cases = load_testset(args.testset)[args.skip :]
     if args.limit:
         cases = cases[: args.limit]
-    results: dict[tuple[str, str], list[dict[str, float | bool | None]]] = defaultdict(list)
+    results: dict[tuple[str, str], list[Row]] = defaultdict(list)
+    dump = args.dump.open("w", encoding="utf-8") if args.dump else None
     with Workspace(args.workspace) as ws:
         askers = {mode: mode_asker(ws, mode) for mode in args.modes.split(",")}
         if args.baselines is not None:
@@ -150,6 +162,10 @@ def main() -> None:
                 qtype = str(case.extras().get("source_type") or case.question_type)
                 results[(mode, qtype)].append(row)
                 results[(mode, "all")].append(row)
+                if dump is not None:
+                    dump.write(json.dumps({"mode": mode, "type": qtype, **row}) + "\n")
+    if dump is not None:
+        dump.close()
     print(f"{args.testset}: {len(cases)} cases")
     table(results)
 

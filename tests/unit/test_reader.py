@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from graphgate.core.config import Settings
+from graphgate.core.dates import question_time
 from graphgate.core.spacy_models import load_spacy
 from graphgate.embed import Embedder, build_embedder
 from graphgate.evaluate.judge import DeterministicJudge
@@ -17,6 +18,7 @@ from graphgate.query.answer_type import expected_answer
 from graphgate.query.base import RetrievalResult, RetrievedChunk
 from graphgate.query.question import read_question
 from graphgate.query.reader import Reader
+from graphgate.query.reader_features import bounds_met
 
 
 @pytest.fixture(scope="module")
@@ -232,3 +234,39 @@ def test_two_readings_of_near_equal_support_are_no_answer(
     assert short(reader(0.0), question, *evidence) in {rival, "Alice Smith"}
     # One founder, stated once: an answer at the same margin.
     assert short(reader(0.15), question, FOUNDING) == "Alice Smith"
+
+
+CAREER = (
+    "Tom Prys is a Welsh former footballer. A forward, he began his career at Kelso Rovers in "
+    "1987 and spent four years at the club. He was sold on to Dunmore Athletic for £350,000 in "
+    "December 1991, where he stayed until 1995. He joined Harlow Town in 1995 and moved to "
+    "Bexley United in August 1997."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "gold"),
+    [
+        ("Tom Prys played for what football team from 1987 to 1991?", "Kelso Rovers"),
+        ("From 1987 to 1991, which club did Tom Prys play for?", "Kelso Rovers"),
+        ("Which team did the Welsh forward Tom Prys play for between 1991 and 1995?",
+         "Dunmore Athletic"),
+        ("What team was Tom Prys a player of from 1995 to 1997?", "Harlow Town"),
+    ],
+)  # fmt: skip
+def test_a_stint_is_read_from_the_sentence_that_dates_its_start(
+    answerer: ExtractiveAnswerer, question: str, gold: str
+) -> None:
+    """What held from A to B began with an event dated A; the event dated B is the change
+    that ended it (sold on, moved), whose club is the next stint's."""
+    assert short(answerer, question, CAREER) == gold
+
+
+def test_the_time_features_hold_only_for_a_span_of_several_years() -> None:
+    asked = question_time("from 1987 to 1991")
+    assert bounds_met("He began at Kelso Rovers in 1987.", asked) == (True, False)
+    assert bounds_met("He was sold on in December 1991.", asked) == (False, True)
+    assert bounds_met("He played there from 1987 to 1991.", asked) == (True, False)
+    assert bounds_met("He joined in 1989.", asked) == (False, False)
+    assert bounds_met("He joined in 1987.", question_time("in 1987")) == (False, False)
+    assert bounds_met("He joined in 1987.", None) == (False, False)

@@ -3,8 +3,9 @@
 Candidates are the entities, dates, numbers and noun phrases of the best retrieved sentences
 (spaCy, the model entity linking loads) of the kind the question expects (query/answer_type.py).
 Each is scored by the sentences that state it: their similarity to the question (the loaded
-embedder), the share of the question's words they contain, and graph edges between the
-candidate and the entities the question names. A candidate the question names itself is never
+embedder), the share of the question's words they contain, where it stands beside the asked
+time's dates, and graph edges between the candidate and the entities the question names
+(the features and weights: query/reader_features.py). A candidate the question names itself is never
 its answer. Yes/no is decided side by side: each thing the question says is looked for in the
 evidence. Below ``min_support``, or with a rival candidate within ``min_margin`` of the best,
 the reader abstains: a guess stated as an answer is worse than none.
@@ -12,7 +13,6 @@ the reader abstains: a guess stated as an answer is worse than none.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,6 +31,7 @@ from graphgate.query.answer_type import (
 from graphgate.query.base import RetrievalResult
 from graphgate.query.question import Question
 from graphgate.query.reader_evidence import (
+    GRAPH_BONUS,
     Sentence,
     compared_value,
     context_share,
@@ -46,20 +47,15 @@ from graphgate.query.reader_evidence import (
     share,
     spans,
 )
-from graphgate.query.temporal import FITS, sentence_fit
+from graphgate.query.reader_features import WEIGHTS, Occurrence, bounds_met, nearness
+from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
 
 # Sentences read per question (the best by the answerer's ranking): enough for the two or
 # three passages a multi-hop answer spans.
 POOL = 12
 # A sentence that names the candidate beside many of the question's words is the evidence.
 _SHARE_WEIGHT = 0.5
-_REPEAT_BONUS = 0.05
 _FITS_BONUS = 0.3
-# A candidate next to the question's words in its sentence is likelier the one asked for.
-_NEAR_BONUS = 0.1
-_FAR = 1000
-# "Who": a person before an organisation (an organisation answers only when no person does).
-_SECOND_CHOICE = 0.3
 # Yes/no: a side counts as stated when a sentence holds this share of its words.
 _SIDE_SHARE = 0.6
 _NEGATION = re.compile(r"\b(not|no|never|n't|neither|nor|none)\b", re.I)
@@ -82,14 +78,17 @@ class ShortAnswer:
 @dataclass
 class _Candidate:
     text: str
-    score: float
+    score: float  # of its best occurrence, before its support counts
     sentence: Sentence
     relevance: float  # of the sentence that supports it best, before the candidate's bonuses
+    occurrence: Occurrence  # the features of that best occurrence
     support: int = 1
 
 
-def _total(candidate: _Candidate) -> float:
-    return candidate.score + _REPEAT_BONUS * math.log(candidate.support)
+@dataclass(frozen=True)
+class _Evidence:
+    relevance: float  # the sentence's support for any answer in it (min_support reads this)
+    values: dict[str, float]  # its features (query/reader_features.py)
 
 
 class Reader:
@@ -103,6 +102,7 @@ class Reader:
         side_similarity: float = 0.4,
         embedder: Callable[[], Embedder] | None = None,
         min_margin: float = 0.0,
+        weights: dict[str, float] | None = None,
     ) -> None:
         """``nlp`` and ``embedder`` load what a question read without an index (an external
         retriever's result) lacks; a question of a loaded index brings its own."""
@@ -112,6 +112,7 @@ class Reader:
         self.min_support = min_support
         self.side_similarity = side_similarity
         self.min_margin = min_margin
+        self.weights = dict(WEIGHTS if weights is None else weights)
         self._docs: dict[str, Any] = {}
         self._vectors: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
 
@@ -165,24 +166,42 @@ class Reader:
         expected = expected_answer(question, question.parse(self._pipeline))
         if not pool:
             return ShortAnswer(None, None, 0.0, expected.kind)
-        sims = self._similarities(question, embedder, [s.text for s in pool])
-        before = previous(ranked)
-        relevance = [
-            sim
-            + _SHARE_WEIGHT * context_share(question.words, s, before)
-            + 0.1 / (1 + s.chunk_rank)
-            for sim, s in zip(sims, pool, strict=True)
-        ]
-        if question.time is not None:
-            relevance = [
-                r + (_FITS_BONUS if sentence_fit(s.text, question.time, s.date)[0] == FITS else 0)
-                for r, s in zip(relevance, pool, strict=True)
-            ]
+        evidence = self._evidence(question, embedder, pool, previous(ranked))
+        relevance = [e.relevance for e in evidence]
         if expected.kind == "yes_no":
             return self._yes_no(question, expected, pool, relevance, embedder)
         if expected.kind == "option":
             return self._option(expected, pool, relevance)
-        return self._candidate(question, expected, result, ranked, pool, relevance)
+        return self._candidate(question, expected, result, ranked, pool, evidence)
+
+    def _evidence(
+        self,
+        question: Question,
+        embedder: Embedder | None,
+        pool: list[Sentence],
+        before: dict[tuple[str, int], str],
+    ) -> list[_Evidence]:
+        """What each pool sentence says of the question, before any candidate in it."""
+        sims = self._similarities(question, embedder, [s.text for s in pool])
+        out = []
+        for i, (sim, s) in enumerate(zip(sims, pool, strict=True)):
+            fit = sentence_fit(s.text, question.time, s.date)[0] if question.time else None
+            values = {
+                "similarity": sim,
+                "question_words": context_share(question.words, s, before),
+                "chunk_rank": 1 / (1 + s.chunk_rank),
+                "fits_time": float(fit == FITS),
+                "contradicts_time": float(fit == CONTRADICTS),
+                "pool_rank": 1 / (1 + i),
+            }
+            relevance = (
+                sim
+                + _SHARE_WEIGHT * values["question_words"]
+                + 0.1 * values["chunk_rank"]
+                + _FITS_BONUS * values["fits_time"]
+            )
+            out.append(_Evidence(relevance, values))
+        return out
 
     # -- entities, dates, numbers, phrases ----------------------------------------------------
     def _candidate(
@@ -192,7 +211,7 @@ class Reader:
         result: RetrievalResult,
         ranked: Sequence[Sentence],
         pool: list[Sentence],
-        relevance: list[float],
+        evidence: list[_Evidence],
     ) -> ShortAnswer:
         asked = question.text.lower()
         for edge in result.holders:
@@ -202,59 +221,102 @@ class Reader:
             for name in (edge.source, edge.target):
                 if question.time is not None and normalise_name(name) not in normalise_name(asked):
                     return ShortAnswer(name, holder_sentence(edge, ranked), 1.0, expected.kind)
+        candidates = self.candidates(question, expected, result, pool, evidence)
+        if not candidates:
+            return ShortAnswer(None, None, 0.0, expected.kind)
+        return self._decide(candidates, expected)
+
+    def candidates(
+        self,
+        question: Question,
+        expected: ExpectedAnswer,
+        result: RetrievalResult,
+        pool: list[Sentence],
+        evidence: list[_Evidence],
+    ) -> list[_Candidate]:
+        """Every candidate of the expected kind in the pool, best first."""
+        asked = question.text.lower()
         linked = linked_names(question, result)
         related = related_names(result, linked, question.words)
         candidates: dict[str, _Candidate] = {}
         docs = self._parse([s.text for s in pool])
-        relevance = second_hop(question, pool, docs, relevance)
-        for sentence, doc, score in zip(pool, docs, relevance, strict=True):
+        plain = [e.relevance for e in evidence]
+        lifted = second_hop(question, pool, docs, plain)
+        head = expected.head or ""
+        for sentence, doc, said, score, before in zip(
+            pool, docs, evidence, lifted, plain, strict=True
+        ):
             asked_at = [
                 t.i for t in doc if t.lower_ in question.words or t.lemma_ in question.words
             ]
+            dated_at: list[int] = []
+            dates: list[tuple[int, int, tuple[bool, bool]]] = []
             if question.time is not None:  # the words next to a date inside the asked time
-                asked_at += [
+                dated_at = [
                     i
                     for e in doc.ents
                     if e.label_ in DATES and sentence_fit(e.text, question.time)[0] == FITS
                     for i in (e.start, e.end - 1)
+                ]
+                dates = [
+                    (e.start, e.end - 1, bounds_met(e.text, question.time))
+                    for e in doc.ents
+                    if e.label_ in DATES
                 ]
             for text, label, at in spans(doc, expected):
                 key = normalise_name(text)
                 words = content_word_set(text)
                 if not key or text.lower() in asked or named_by(words, question.words):
                     continue  # the question names it: not its answer
-                near = min((abs(at - i) for i in asked_at), default=_FAR)
-                value = (
-                    score
-                    + _NEAR_BONUS / (1 + near / 4)
-                    + graph_vote(key, related)
-                    - (_SECOND_CHOICE if label not in expected.preferred else 0.0)
+                near_q = min((abs(at - i) for i in asked_at), default=None)
+                near_d = min((abs(at - i) for i in dated_at), default=None)
+                # The date nearest the candidate says when its fact began.
+                begins, ends = min(
+                    dates,
+                    key=lambda d: min(abs(at - d[0]), abs(at - d[1])),
+                    default=(0, 0, (False, False)),
+                )[2]
+                occurrence = Occurrence(
+                    {
+                        **said.values,
+                        "second_hop": float(score > before),
+                        "time_start": float(begins),
+                        "time_end_only": float(ends and not begins),
+                        "near_question": nearness(near_q) if near_q is not None else 0.0,
+                        "near_date": nearness(near_d) if near_d is not None else 0.0,
+                        "graph": graph_vote(key, related) / GRAPH_BONUS,
+                        "preferred": float(label in expected.preferred),
+                        "head_noun": float(bool(head) and head in text.lower()),
+                        "length": min(len(text.split()), 6) / 6,
+                    }
                 )
+                value = occurrence.score(self.weights, 1)
                 found = candidates.get(key)
                 if found is None:
-                    candidates[key] = _Candidate(text, value, sentence, score)
+                    candidates[key] = _Candidate(text, value, sentence, score, occurrence)
                 else:
                     found.support += 1
                     if value > found.score:
                         found.score, found.sentence, found.relevance = value, sentence, score
-        if not candidates:
-            return ShortAnswer(None, None, 0.0, expected.kind)
-        ranked_candidates = sorted(
-            candidates.values(),
-            key=lambda c: (-_total(c), len(c.text)),
-        )
+                        found.occurrence = occurrence
+        return sorted(candidates.values(), key=lambda c: (-self._total(c), len(c.text)))
+
+    def _total(self, candidate: _Candidate) -> float:
+        return candidate.occurrence.score(self.weights, candidate.support)
+
+    def _decide(self, ranked_candidates: list[_Candidate], expected: ExpectedAnswer) -> ShortAnswer:
+        """The best candidate, unless its evidence is too weak or a rival is as good."""
         best = ranked_candidates[0]
         if best.relevance < self.min_support:  # its evidence, not its bonuses, must be enough
             return ShortAnswer(None, None, best.relevance, expected.kind)
         # A rival read almost as well: either would be a guess.
-        if len(ranked_candidates) > 1 and _total(best) - _total(ranked_candidates[1]) < (
-            self.min_margin
-        ):
+        rival = ranked_candidates[1] if len(ranked_candidates) > 1 else None
+        if rival is not None and self._total(best) - self._total(rival) < self.min_margin:
             return ShortAnswer(None, None, best.relevance, expected.kind)
         # "Bankman-Fried" said where "Sam Bankman-Fried" is too: the fuller name answers.
         fuller = [
             c.text
-            for c in candidates.values()
+            for c in ranked_candidates
             if " " not in best.text
             and c.text.endswith(" " + best.text)
             and len(c.text.split()) <= 3

@@ -12,7 +12,7 @@ from typing import Any
 from graphgate.core.family_match import stem
 from graphgate.core.text import content_word_set, normalise_name
 from graphgate.core.types import COOCCURS
-from graphgate.query.answer_type import DATES, NAMED, NUMBERS, ExpectedAnswer
+from graphgate.query.answer_type import DATES, NAMED, NUMBERS, ORGS, ExpectedAnswer
 from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.question import Question
 
@@ -24,6 +24,11 @@ _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _NAME = r"[A-Z][\w'.&-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w'.&-]*)*"
 _JOINED = re.compile(rf"({_NAME})\s+and\s+({_NAME})")
+_NAME_JOINERS = frozenset({"of", "the", "and", "&", "de", "la", "von", "van"})
+# Labels the small parser gives names of clubs and firms (a town's, a founder's).
+_MISTAKEN_FOR_ORG = frozenset({"PERSON", "GPE", "LOC", "FAC"})
+# A proper name the parser gave no entity label: a candidate of no preferred type.
+PROPER_NAME = "PROPER_NAME"
 _POSSESSIVE = re.compile(r"\s*'s$|\s*’s$")
 
 
@@ -147,6 +152,25 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[tuple[str, str, int]]:
                 said = str(doc.text)[words[0].idx : words[-1].idx + len(words[-1].text)]
                 text = _POSSESSIVE.sub("", " ".join(said.split()))
                 out.append((text, "NOUN_PHRASE", int(chunk.root.i)))
+    if expected.kind == "entity" and expected.preferred & ORGS:
+        # The small parser often misses or mislabels a club or a firm named after a place or
+        # a person ("Kelso Rovers", "Harlow Town"): a name of another type, or a proper name
+        # the parse gives only as a noun phrase, is a candidate too, of no preferred type.
+        for ent in doc.ents:
+            if ent.label_ in _MISTAKEN_FOR_ORG and ent.label_ not in expected.labels:
+                out.append((_POSSESSIVE.sub("", str(ent.text)), PROPER_NAME, int(ent.start)))
+        taken = {i for e in doc.ents for i in range(e.start, e.end)}
+        for chunk in doc.noun_chunks:
+            words = [t for t in chunk if t.pos_ != "DET"]
+            if (
+                words
+                and chunk.root.pos_ == "PROPN"
+                and all(t.pos_ == "PROPN" or t.lower_ in _NAME_JOINERS for t in words)
+                and words[0].pos_ == "PROPN"
+                and not any(words[0].i <= i <= words[-1].i for i in taken)
+            ):
+                said = str(doc.text)[words[0].idx : words[-1].idx + len(words[-1].text)]
+                out.append((_POSSESSIVE.sub("", said), PROPER_NAME, int(chunk.root.i)))
     if expected.labels == NUMBERS and not out:
         out += [(t.text, "CARDINAL", int(t.i)) for t in doc if t.like_num]
     return out
