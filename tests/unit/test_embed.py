@@ -9,11 +9,14 @@ from typing import Any, ClassVar
 import numpy as np
 import pytest
 
-from graphgate.core.config import EmbedSettings
+from graphgate.core.config import EmbedSettings, Settings
 from graphgate.core.errors import ConfigError, EmbeddingMismatchError
+from graphgate.core.runs import RunRegistry
 from graphgate.embed import build_embedder
 from graphgate.embed.onnx_minilm import OnnxMiniLMEmbedder
 from graphgate.embed.openai_compat import OpenAICompatibleEmbedder
+from graphgate.index.pipeline import IndexContext
+from graphgate.index.stages import _embed
 
 
 @pytest.fixture(scope="module")
@@ -150,3 +153,34 @@ def test_mean_directions_of_many_groups_at_once() -> None:
     for i, group in enumerate(groups):
         assert np.array_equal(mean_directions([group], matrix)[0], together[i])
     assert mean_directions([], matrix).shape == (0, 8)
+
+
+class _Recording:
+    """An embedder whose vector of a text is its length: what the stage asked, in order."""
+
+    model = "recording"
+    dimension = 2
+
+    def __init__(self) -> None:
+        self.calls: list[list[str]] = []
+
+    def embed(self, texts: Any, max_tokens: int | None = None) -> np.ndarray[Any, Any]:
+        self.calls.append(list(texts))
+        return np.array([[len(t), 1.0] for t in texts], dtype=np.float32)
+
+
+def test_the_embed_stage_asks_by_length_and_returns_in_the_texts_order(tmp_path: Any) -> None:
+    """Sorted across the whole stage (each batch pads to nearly its own length), the vectors
+    still come back in the texts' order."""
+    lengths = [9, 1, 5, 3, 7, 2, 8, 4, 6, 10, 12, 11]
+    texts = ["w" * n for n in lengths]
+    recording = _Recording()
+    settings = Settings(embed={"batch_size": 1})
+    run = RunRegistry(tmp_path).create()
+    ctx = IndexContext(settings, tmp_path, run, recording, None)  # type: ignore[arg-type]
+    matrix, reused = _embed(ctx, "embed chunks", texts, 16)
+    assert reused == 0
+    assert matrix[:, 0].tolist() == lengths
+    asked = [len(t) for call in recording.calls for t in call]
+    assert asked == sorted(lengths)
+    assert [len(call) for call in recording.calls] == [4, 4, 4]  # four batches a group

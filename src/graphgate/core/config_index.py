@@ -243,10 +243,10 @@ class EmbedSettings(Section):
         None, description="The endpoint's vector size (None: asked of the first answer)."
     )
     batch_size: int = Field(
-        8,
+        2,
         ge=1,
-        description="Texts per embedding call: small batches ran fastest on 2 cores for "
-        "200-token chunks (benchmarks/).",
+        description="Texts per embedding call: the smallest batches ran fastest on 2 cores for "
+        "200-token chunks sorted by length (benchmarks/embed_batches.py: 2 about 1.08x of 8).",
     )
     max_tokens: int = Field(256, ge=8, description="Word pieces of a chunk that are embedded.")
     entity_max_tokens: int = Field(
