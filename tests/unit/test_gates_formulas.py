@@ -225,6 +225,20 @@ def test_rules() -> None:
     assert judge_metric(0.35, jump, 0.2)[0] == FAIL and judge_metric(0.25, jump, 0.2)[0] == WARN
 
 
+def test_a_latency_warns_only_past_its_floor_of_jitter() -> None:
+    """Relative to a small baseline, jitter looks large: the default latency rules warn on a
+    move past both their tolerance and their floor (an injected 100 ms slower answer still
+    warns; the 30 ms an unchanged index moved on a busy machine does not)."""
+    rules = GateSettings().effective_rules()
+    p50, p95 = rules["gen.latency_p50_ms"], rules["gen.latency_p95_ms"]
+    assert judge_metric(82.0, p50, 52.4)[0] == PASS  # 56% worse, 30 ms
+    assert judge_metric(152.4, p50, 52.4)[0] == WARN  # 100 ms slower
+    assert judge_metric(309.0, p95, 77.6)[0] == PASS  # one question of eight, 231 ms
+    assert judge_metric(500.0, p95, 77.6)[0] == WARN
+    plain = GateRule(direction="lower", warn_relative=0.5)
+    assert judge_metric(82.0, plain, 52.4)[0] == WARN  # no floor: the relative move alone
+
+
 def test_gen_gate_reads_the_eval_summary() -> None:
     summary = {
         "generator": "extractive",

@@ -53,7 +53,8 @@ def judge_metric(
     """(verdict, reason) for one metric. FAIL first: hard bounds, and a jump from the baseline
     past ``fail_jump``. Then WARN: outside its history ``band`` (never inside a fixed warning
     bound, a floor of noise a few seeds cannot narrow), or, without a band, beyond a fixed
-    warning bound or a bad move from the baseline past ``warn_relative``."""
+    warning bound or a bad move from the baseline past ``warn_relative`` (and at least
+    ``warn_min_change``)."""
     if value is None:
         return UNMEASURED, ""
     if rule.fail_below is not None and value < rule.fail_below:
@@ -76,7 +77,7 @@ def judge_metric(
     if worse is None or rule.warn_relative is None or worse <= 0:
         return PASS, ""
     relative = worse / abs(baseline) if baseline else float("inf")
-    if relative <= rule.warn_relative:
+    if relative <= rule.warn_relative or worse < rule.warn_min_change:
         return PASS, ""
     moved = "off" if rule.direction == "stable" else "worse"
     return WARN, (
