@@ -271,15 +271,12 @@ def _embed(ctx: IndexContext, name: str, texts: list[str], limit: int) -> tuple[
         advance = ctx.progress(name, len(missing))
         group = max(ctx.settings.embed.batch_size * 4, 1)
         order = sorted(range(len(missing)), key=lambda i: len(missing[i]))
-        out: Matrix | None = None
+        out = np.zeros((len(missing), ctx.embedder.dimension), dtype=np.float32)
         for start in range(0, len(order), group):
             idx = order[start : start + group]
-            vectors = ctx.embedder.embed([missing[i] for i in idx], max_tokens=limit)
-            if out is None:
-                out = np.zeros((len(missing), vectors.shape[1]), dtype=vectors.dtype)
-            out[idx] = vectors
+            out[idx] = ctx.embedder.embed([missing[i] for i in idx], max_tokens=limit)
             advance(len(idx))
-        return out if out is not None else np.zeros((0, ctx.embedder.dimension), np.float32)
+        return out
 
     cached = CachedEmbedder(ctx.embedder, ctx.cache, ctx.reuse)
     return cached.embed(texts, limit, embed_misses), cached.hits

@@ -194,6 +194,7 @@ class Reader:
                 "contradicts_time": float(fit == CONTRADICTS),
                 "pool_rank": 1 / (1 + i),
             }
+            # Fixed, not the candidate weights: query.reader_min_support is calibrated on it.
             relevance = (
                 sim
                 + _SHARE_WEIGHT * values["question_words"]
@@ -282,8 +283,8 @@ class Reader:
                         "second_hop": float(score > before),
                         "time_start": float(begins),
                         "time_end_only": float(ends and not begins),
-                        "near_question": nearness(near_q) if near_q is not None else 0.0,
-                        "near_date": nearness(near_d) if near_d is not None else 0.0,
+                        "near_question": nearness(near_q),
+                        "near_date": nearness(near_d),
                         "graph": graph_vote(key, related) / GRAPH_BONUS,
                         "preferred": float(label in expected.preferred),
                         "head_noun": float(bool(head) and head in text.lower()),

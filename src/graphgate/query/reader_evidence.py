@@ -137,7 +137,7 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[tuple[str, str, int]]:
     for ent in doc.ents:
         if ent.label_ not in expected.labels:
             continue
-        text = _POSSESSIVE.sub("", str(ent.text)).strip(" ,.;:'\"")
+        text = _entity_text(ent)
         if expected.head == "year" and ent.label_ in DATES:
             years = _YEAR.findall(text)
             text = years[0] if years else text
@@ -148,31 +148,45 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[tuple[str, str, int]]:
                 continue
             words = [t for t in chunk if t.pos_ != "DET"]
             if words:
-                # As the sentence writes it ("Scrooge's countenance"), not token by token.
-                said = str(doc.text)[words[0].idx : words[-1].idx + len(words[-1].text)]
-                text = _POSSESSIVE.sub("", " ".join(said.split()))
-                out.append((text, "NOUN_PHRASE", int(chunk.root.i)))
+                out.append((_as_written(doc, words), "NOUN_PHRASE", int(chunk.root.i)))
     if expected.kind == "entity" and expected.preferred & ORGS:
-        # The small parser often misses or mislabels a club or a firm named after a place or
-        # a person ("Kelso Rovers", "Harlow Town"): a name of another type, or a proper name
-        # the parse gives only as a noun phrase, is a candidate too, of no preferred type.
-        for ent in doc.ents:
-            if ent.label_ in _MISTAKEN_FOR_ORG and ent.label_ not in expected.labels:
-                out.append((_POSSESSIVE.sub("", str(ent.text)), PROPER_NAME, int(ent.start)))
-        taken = {i for e in doc.ents for i in range(e.start, e.end)}
-        for chunk in doc.noun_chunks:
-            words = [t for t in chunk if t.pos_ != "DET"]
-            if (
-                words
-                and chunk.root.pos_ == "PROPN"
-                and all(t.pos_ == "PROPN" or t.lower_ in _NAME_JOINERS for t in words)
-                and words[0].pos_ == "PROPN"
-                and not any(words[0].i <= i <= words[-1].i for i in taken)
-            ):
-                said = str(doc.text)[words[0].idx : words[-1].idx + len(words[-1].text)]
-                out.append((_POSSESSIVE.sub("", said), PROPER_NAME, int(chunk.root.i)))
+        out += _names_mistaken_for_others(doc, expected)
     if expected.labels == NUMBERS and not out:
         out += [(t.text, "CARDINAL", int(t.i)) for t in doc if t.like_num]
+    return out
+
+
+def _entity_text(ent: Any) -> str:
+    return _POSSESSIVE.sub("", str(ent.text)).strip(" ,.;:'\"")
+
+
+def _as_written(doc: Any, tokens: list[Any]) -> str:
+    """Tokens as the sentence writes them ("Scrooge's countenance", not token by token)."""
+    said = str(doc.text)[tokens[0].idx : tokens[-1].idx + len(tokens[-1].text)]
+    return _POSSESSIVE.sub("", " ".join(said.split()))
+
+
+def _names_mistaken_for_others(doc: Any, expected: ExpectedAnswer) -> list[tuple[str, str, int]]:
+    """The small parser often misses or mislabels a club or a firm named after a place or a
+    person ("Kelso Rovers", "Harlow Town"): for an organisation, a name of another type, or a
+    proper name the parse gives only as a noun phrase, is a candidate too, of no preferred
+    type."""
+    out = [
+        (_entity_text(ent), PROPER_NAME, int(ent.start))
+        for ent in doc.ents
+        if ent.label_ in _MISTAKEN_FOR_ORG and ent.label_ not in expected.labels
+    ]
+    taken = {i for e in doc.ents for i in range(e.start, e.end)}
+    for chunk in doc.noun_chunks:
+        words = [t for t in chunk if t.pos_ != "DET"]
+        proper = (
+            bool(words)
+            and words[0].pos_ == "PROPN"
+            and chunk.root.pos_ == "PROPN"
+            and all(t.pos_ == "PROPN" or t.lower_ in _NAME_JOINERS for t in words)
+        )
+        if proper and not any(words[0].i <= i <= words[-1].i for i in taken):
+            out.append((_as_written(doc, words), PROPER_NAME, int(chunk.root.i)))
     return out
 
 

@@ -76,9 +76,9 @@ class Occurrence:
         return [full.get(name, 0.0) for name in FEATURES]
 
 
-def nearness(tokens: int) -> float:
-    """1 next to it, falling with distance; 0 when there is nothing to be near."""
-    return 1.0 / (1.0 + tokens / 4.0)
+def nearness(tokens: int | None) -> float:
+    """1 next to it, falling with distance; 0 when there is nothing to be near (None)."""
+    return 0.0 if tokens is None else 1.0 / (1.0 + tokens / 4.0)
 
 
 def bounds_met(text: str, asked: TimeSpan | None) -> tuple[bool, bool]:
