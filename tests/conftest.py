@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from graphgate import Workspace
+from tests.ray_cluster import RayCluster
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO_CORPUS = REPO / "data" / "demo"
@@ -104,3 +105,20 @@ def falkordb_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server.start()
     yield server.url
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def ray_cluster() -> Iterator[RayCluster]:
+    """A two-node Ray cluster for the whole session (tests/ray_cluster.py)."""
+    pytest.importorskip("ray", reason="needs graphgate[ray]")
+    from tests.ray_cluster import two_node_cluster
+
+    with two_node_cluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture()
+def ray_joined(ray_cluster: RayCluster, monkeypatch: pytest.MonkeyPatch) -> str:
+    """``index.executor = "ray"`` joins the test cluster as a driver (RAY_ADDRESS)."""
+    monkeypatch.setenv("RAY_ADDRESS", ray_cluster.gcs)
+    return "ray"

@@ -88,3 +88,25 @@ def test_eval_vector_and_local_with_reports(
         assert m["doc_recall@5"]["measured"] == 100 and m["doc_recall@5"]["mean"] > 0.6
     assert "multi_hop" in summary["comparison"]["by_type"]
     assert "<svg" in html_report(outcome.summary, outcome.records)
+
+
+def test_indexed_on_a_ray_cluster_equals_the_local_index(
+    hotpotqa: ConvertedDataset,
+    hotpotqa_workspace: Workspace,
+    ray_joined: str,
+    tmp_path: Path,
+) -> None:
+    """Every artifact table, and answers in four modes, whatever ran the per-chunk work."""
+    from tests.integration.test_ray_executor import same_artifacts
+
+    questions = [q for _, q in read_questions(hotpotqa.questions.read_text().splitlines())][:12]
+    with Workspace(tmp_path / "ws", index={"executor": ray_joined}) as ws:
+        report = ws.index(hotpotqa.corpus)
+        manifest = ws.runs.get(report.run_id).manifest()
+        assert manifest.executor is not None and manifest.executor["nodes"] == 2
+        assert same_artifacts(ws, hotpotqa_workspace) == []
+        for mode in ("vector", "local", "hybrid", "global"):
+            ray_answers = ws.query_batch(questions, mode=mode)
+            local_answers = hotpotqa_workspace.query_batch(questions, mode=mode)
+            for a, b in zip(ray_answers, local_answers, strict=True):
+                assert a.answer == b.answer and a.citations == b.citations, (mode, a.question)

@@ -15,6 +15,7 @@ from graphgate.embed import Embedder, build_embedder
 from graphgate.evaluate.harness import Generator
 from graphgate.evaluate.judge import DeterministicJudge, Judge
 from graphgate.index.cache import ContentCache
+from graphgate.index.executor_base import Executor, build_executor
 from graphgate.index.extract_base import Extractor
 from graphgate.index.workers import BackgroundProcess
 from graphgate.llm.client import LLMClient, ResponseCache, build_llm
@@ -49,6 +50,7 @@ class WorkspaceParts:
         self._given = {id(p) for p in (embedder, extractor, llm_client) if p is not None}
         self._cache: ContentCache | None = None
         self._gates_process: BackgroundProcess | None = None
+        self._executor: Executor | None = None
 
     @property
     def embedder(self) -> Embedder:
@@ -69,6 +71,14 @@ class WorkspaceParts:
             else:
                 self._extractor = nlp
         return self._extractor
+
+    @property
+    def executor(self) -> Executor:
+        """Where indexing's per-chunk work runs: a Ray cluster's connection and actors are
+        kept for the workspace's later runs (a server's updates find them warm)."""
+        if self._executor is None:
+            self._executor = build_executor(self.settings.index)
+        return self._executor
 
     def llm_client(self) -> LLMClient:
         """The configured model with this workspace's response cache (``llm.cache``)."""
@@ -136,3 +146,6 @@ class WorkspaceParts:
             self._gates_process = None
         if self._extractor is not None and id(self._extractor) not in self._given:
             self._extractor.close()
+        if self._executor is not None:
+            self._executor.close()
+            self._executor = None

@@ -316,6 +316,7 @@ class Workspace:
             load_problems=list(problems),
             stores=self.stores,
             summarizer=self.summarizer,
+            executor=self.parts.executor,
         )
         keyword_ahead = self.stores.get(self.settings.store.backend).keyword_ahead
         background = BackgroundWork.for_run(

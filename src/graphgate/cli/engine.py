@@ -57,6 +57,15 @@ def register(app: typer.Typer) -> None:
     app.add_typer(runs_app, name="runs")
 
 
+ExecutorOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="Where extraction and embeddings run: local, ray, or ray://HOST:PORT (a Ray "
+        "cluster; needs graphgate[ray]). [config: index.executor]"
+    ),
+]
+
+
 def index(
     corpus: Annotated[
         Path, typer.Argument(help="A folder of .txt/.md/.html files or a .jsonl file.")
@@ -80,6 +89,7 @@ def index(
     full: Annotated[
         bool, typer.Option(help="Recompute everything instead of reusing indexed content.")
     ] = False,
+    executor: ExecutorOpt = None,
 ) -> None:
     """Make the index equal to CORPUS in a new run (it becomes current only when complete):
     documents are matched by id and content, unchanged content is reused, documents gone from
@@ -89,6 +99,8 @@ def index(
         overrides["extract"] = {"extractor": extractor}
     if no_cache:
         overrides["llm"] = {"cache": False}
+    if executor is not None:
+        overrides["index"] = {"executor": executor}
     if estimate:
         with errors(), Workspace(workspace, **overrides) as ws:
             numbers = ws.estimate(corpus)
@@ -111,10 +123,12 @@ def add(
     ],
     workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
     json_out: Annotated[bool, typer.Option("--json", help="Print the run report as JSON.")] = False,
+    executor: ExecutorOpt = None,
 ) -> None:
     """Add documents (a document whose id is indexed already is replaced) in a new run; only the
     new content is extracted and embedded."""
-    _update(workspace, json_out, lambda ws, progress: ws.add(paths, progress=progress))
+    overrides: dict[str, Any] = {} if executor is None else {"index": {"executor": executor}}
+    _update(workspace, json_out, lambda ws, progress: ws.add(paths, progress=progress), overrides)
 
 
 def delete(
@@ -128,12 +142,15 @@ def delete(
 
 
 def _update(
-    workspace: Path, json_out: bool, change: Callable[[Workspace, ProgressFactory], IndexReport]
+    workspace: Path,
+    json_out: bool,
+    change: Callable[[Workspace, ProgressFactory], IndexReport],
+    overrides: dict[str, Any] | None = None,
 ) -> None:
     """One update of the workspace (add or delete), with progress bars, then its report."""
     with (
         errors(),
-        Workspace(workspace, on_write_wait=_tell_waiting) as ws,
+        Workspace(workspace, on_write_wait=_tell_waiting, **(overrides or {})) as ws,
         progress_bars(not json_out and sys.stderr.isatty()) as progress,
     ):
         report = change(ws, progress)

@@ -22,6 +22,7 @@ from graphgate.core.config_index import (
     CommunitySettings,
     EmbedSettings,
     ExtractSettings,
+    IndexSettings,
     LoadSettings,
     ResolveSettings,
     TruthSettings,
@@ -47,6 +48,7 @@ __all__ = [
     "ExtractSettings",
     "GateRule",
     "GateSettings",
+    "IndexSettings",
     "LLMSettings",
     "LoadSettings",
     "ModelPrice",
@@ -91,6 +93,9 @@ class Settings(BaseSettings):
     )
     embed: EmbedSettings = Field(EmbedSettings(), description="The embedding model.")
     vectors: VectorSettings = Field(VectorSettings(), description="Vector search.")
+    index: IndexSettings = Field(
+        IndexSettings(), description="Where indexing's per-chunk work runs."
+    )
     store: StoreSettings = Field(StoreSettings(), description="The graph store.")
     query: QuerySettings = Field(QuerySettings(), description="Retrieval and answers.")
     eval: EvalSettings = Field(EvalSettings(), description="The evaluation harness.")

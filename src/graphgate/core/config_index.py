@@ -4,6 +4,7 @@ embeddings and vector search. Each field's description is the reference's text
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator
@@ -275,6 +276,51 @@ class EmbedSettings(Section):
     timeout_s: float = Field(60.0, description="Seconds an embeddings request may take.")
 
     _check_url = field_validator("base_url")(check_base_url)
+
+
+_RAY_ADDRESS = re.compile(r"ray://(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\]):(\d{1,5})")
+
+
+def check_executor(value: str) -> str:
+    """``local``, ``ray`` or ``ray://HOST:PORT``: anything else is a mistake named at load."""
+    value = value.strip()
+    if value in ("local", "ray"):
+        return value
+    found = _RAY_ADDRESS.fullmatch(value)
+    if found is not None and 0 < int(found.group(1)) < 65536:
+        return value
+    raise ValueError(
+        f"index.executor {value!r} is not an executor: use 'local' (this process), 'ray' (the "
+        "Ray cluster this machine belongs to, or RAY_ADDRESS) or 'ray://HOST:PORT' (a Ray "
+        "cluster's client server, port 10001 unless set otherwise)"
+    )
+
+
+class IndexSettings(Section):
+    executor: str = Field(
+        "local",
+        description="Where the per-chunk work (offline extraction, local embeddings) runs: "
+        "local (this process and its parser workers), ray (the Ray cluster of this machine, "
+        "or RAY_ADDRESS) or ray://HOST:PORT (a Ray cluster's client server; needs "
+        "graphgate[ray]). Global stages stay in this process; the artifacts are the same.",
+    )
+    ray_workers: int = Field(
+        0,
+        ge=0,
+        description="Ray actors holding a parser and the embedder, one CPU each (0: one per "
+        "CPU of the cluster).",
+    )
+    ray_batch_chunks: int = Field(
+        32, ge=1, description="Chunks (or texts to embed) a Ray worker is given at a time."
+    )
+    ray_retries: int = Field(
+        2,
+        ge=0,
+        description="Times a batch is given again to a restarted worker when its worker dies "
+        "(0: a lost worker fails the run, which never becomes current).",
+    )
+
+    _check_executor = field_validator("executor")(check_executor)
 
 
 class VectorSettings(Section):

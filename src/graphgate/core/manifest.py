@@ -74,6 +74,7 @@ class RunManifest(_Record):
     counts: dict[str, int] = Field(default_factory=dict)
     embedding: EmbeddingRecord | None = None
     llm: dict[str, Any] | None = None  # calls, tokens and cost of the run's model calls
+    executor: dict[str, Any] | None = None  # where the per-chunk work ran (index.executor)
     error: str | None = None
 
     def stage(self, name: str) -> StageRecord | None:

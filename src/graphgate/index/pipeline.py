@@ -17,6 +17,8 @@ from graphgate.core.runs import COMPLETE, FAILED, Run, finished_now
 from graphgate.core.types import Document
 from graphgate.embed.base import Embedder
 from graphgate.index.cache import ContentCache
+from graphgate.index.executor_base import Executor
+from graphgate.index.executor_local import LocalExecutor
 from graphgate.index.extract_base import Extractor
 from graphgate.index.load import LoadProblem
 from graphgate.index.summarize import Summarizer
@@ -63,6 +65,8 @@ class IndexContext:
     stores: StoreBackends = field(default_factory=default_backends)
     # A summarizer given by the caller; None: ``communities.summarizer``'s.
     summarizer: Summarizer | None = None
+    # Where the per-chunk work (extraction, embeddings) runs (``index.executor``).
+    executor: Executor = field(default_factory=LocalExecutor)
 
 
 @dataclass(frozen=True)
@@ -209,6 +213,7 @@ def execute(pipeline: Pipeline, ctx: IndexContext) -> IndexReport:
         load_problems=problems,
         counts=counts,
         embedding={"model": ctx.embedder.model, "dimension": ctx.embedder.dimension},
+        executor=ctx.executor.describe(),
         llm=run_llm.as_dict() if run_llm is not None else None,
     )
     return IndexReport(

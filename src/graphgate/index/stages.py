@@ -92,7 +92,7 @@ def extract_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput
     found = cache.get_many("extraction", keys) if cache is not None and ctx.reuse else {}
     todo = [c for c, key in zip(chunks, keys, strict=True) if key not in found]
     advance = ctx.progress("extract", len(todo))
-    extraction = ctx.extractor.extract(todo, advance) if todo else Extraction([], [])
+    extraction = ctx.executor.extract(ctx.extractor, todo, advance) if todo else Extraction([], [])
     report = ctx.extractor.report() if todo else {}
     per_chunk: dict[str, tuple[list[Mention], list[RawRelation]]] = {c.id: ([], []) for c in todo}
     for m in extraction.mentions:
@@ -271,11 +271,12 @@ def _embed(ctx: IndexContext, name: str, texts: list[str], limit: int) -> tuple[
         advance = ctx.progress(name, len(missing))
         group = max(ctx.settings.embed.batch_size * 4, 1)
         order = sorted(range(len(missing)), key=lambda i: len(missing[i]))
+        groups = [order[start : start + group] for start in range(0, len(order), group)]
+        texts = [[missing[i] for i in idx] for idx in groups]
         out = np.zeros((len(missing), ctx.embedder.dimension), dtype=np.float32)
-        for start in range(0, len(order), group):
-            idx = order[start : start + group]
-            out[idx] = ctx.embedder.embed([missing[i] for i in idx], max_tokens=limit)
-            advance(len(idx))
+        matrices = ctx.executor.embed(ctx.embedder, texts, limit, advance)
+        for idx, matrix in zip(groups, matrices, strict=True):
+            out[idx] = matrix
         return out
 
     cached = CachedEmbedder(ctx.embedder, ctx.cache, ctx.reuse)
