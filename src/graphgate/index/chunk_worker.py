@@ -15,7 +15,8 @@ from graphgate.index.extract_nlp import NlpExtractor
 
 
 class ChunkWorker:
-    def __init__(self) -> None:
+    def __init__(self, cpus: int = 1) -> None:
+        self.cpus = cpus
         self._extractors: dict[str, NlpExtractor] = {}
         self._embedders: dict[str, Embedder] = {}
 
@@ -37,6 +38,9 @@ class ChunkWorker:
     ) -> list[Matrix]:
         """Each group embedded in one call, as the local embedder is called: the same texts
         in the same batches give the same vectors."""
+        # One runtime thread: the actor was given one CPU, and its neighbours the others.
+        # The vectors do not depend on the thread count (tests: equal to the local index's).
+        settings = settings.model_copy(update={"threads": self.cpus})
         key = settings.model_dump_json()
         if key not in self._embedders:
             self._embedders[key] = build_embedder(settings)
