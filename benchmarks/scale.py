@@ -11,11 +11,11 @@ cache serves it; its names are the same, so the graph grows less than a real cor
 
 Each (size, executor) is indexed in a fresh process into a fresh workspace; the table gives
 wall time, the indexing process's peak RSS, the largest peak of its child processes (the local
-parser workers, the gate worker; Ray's workers belong to the cluster and are not counted), the per-chunk stages' seconds (extract,
-embed chunks) and the rest, then the slopes: MB of driver RSS per 1,000 passages and the
-log-log slope of time. ``ray`` starts a local cluster (head + one worker node, one CPU each:
-tests/ray_cluster.py) and joins it as a driver; on one 2-core machine it shows the overhead
-and the memory split, not a speed-up.
+parser workers, the gate worker; Ray's workers belong to the cluster and are not counted), the
+per-chunk stages' seconds (extract, embed chunks) and the rest, then the slopes: MB of driver
+RSS per 1,000 passages and the log-log slope of time. ``ray`` starts a local cluster (head +
+one worker node, one CPU each: tests/ray_cluster.py) and joins it as a driver; on one machine
+it shows the executor's overhead and what leaves the indexing process, not a speed-up.
 """
 
 from __future__ import annotations
