@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -10,15 +9,15 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from graphgate.app.background import BackgroundWork
 from graphgate.app.calibration import calibrate_gates
 from graphgate.app.evaluation import evaluate_current_run
+from graphgate.app.index_run import build_run
 from graphgate.app.parts import WorkspaceParts
 from graphgate.app.status import Status, workspace_status
 from graphgate.app.workspace_lock import WorkspaceWriteLock, WriterInfo
 from graphgate.core.config import Settings
 from graphgate.core.config_sources import load_settings, setting_sources
-from graphgate.core.errors import ConfigError, ExtractionFailedError, GraphgateError, RunStateError
+from graphgate.core.errors import ConfigError, GraphgateError, RunStateError
 from graphgate.core.family_match import family_matcher
 from graphgate.core.inputs import check_question, check_top_k
 from graphgate.core.modes import QUERY_MODES
@@ -31,22 +30,20 @@ from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.evaluate.records import EvalRecord
 from graphgate.evaluate.run import EvalOutcome
 from graphgate.gates import runner as gating
-from graphgate.gates.context import read_gold_triples, write_gold_triples
+from graphgate.gates.context import read_gold_triples
 from graphgate.gates.runner import GatesReport
 from graphgate.index.cache import ContentCache
 from graphgate.index.extract_base import Extractor
 from graphgate.index.load import CorpusLoader, LoadProblem, LoadResult
 from graphgate.index.pipeline import (
-    IndexContext,
     IndexReport,
     Pipeline,
     ProgressFactory,
-    execute,
     no_progress,
 )
 from graphgate.index.stages import PIPELINES
 from graphgate.index.summarize import Summarizer
-from graphgate.index.update import documents_by_id, documents_of
+from graphgate.index.update import documents_of
 from graphgate.llm.client import LLMClient
 from graphgate.query.base import Answer, placed
 from graphgate.query.conflicts import ConflictRetriever
@@ -280,70 +277,9 @@ class Workspace:
         parent: Run | None = None,
     ) -> IndexReport:
         """``parent``: the run this one is built on (default: the current run)."""
-        self.path.mkdir(parents=True, exist_ok=True)
-        if parent is None and self.runs.current_id() is not None:
-            parent = self.runs.current()
-        previous = documents_by_id(parent)
-        run = self.runs.create()
-        self.write_lock.started_run(run.run_id)
-        if gold is not None:
-            write_gold_triples(run.gold_triples_path, gold)
-        run.update_manifest(
-            pipeline=pipeline,
-            corpus=str(corpus),
-            origin=origin,
-            parent_run=parent.run_id if parent is not None else None,
-            full=full,
-            seed=self.settings.seed,
-            settings=self.settings.public_dump(),
-            settings_sources=self.setting_sources,
-            stage_names=self.pipelines[pipeline].stage_names(),
+        return build_run(
+            self, corpus, documents, pipeline, progress, gold, full, origin, problems, parent
         )
-        uses_llm = "llm" in (self.settings.extract.extractor, self.settings.communities.summarizer)
-        ctx = IndexContext(
-            self.settings,
-            corpus,
-            run,
-            self.embedder,
-            self.extractor,
-            previous,
-            progress,
-            self.llm_client() if uses_llm else None,
-            documents,
-            self.content_cache(),
-            not full,
-            parent=parent,
-            load_problems=list(problems),
-            stores=self.stores,
-            summarizer=self.summarizer,
-            executor=self.parts.executor,
-        )
-        keyword_ahead = self.stores.get(self.settings.store.backend).keyword_ahead
-        background = BackgroundWork.for_run(
-            self.runs, run, self.settings, self.parts.gate_worker, keyword_ahead
-        )
-        if background is not None:
-            ctx.before_stage = background.before_stage
-            ctx.built_ahead = background.built_ahead
-        try:
-            report = execute(self.pipelines[pipeline], ctx)
-        except ExtractionFailedError:
-            if self.settings.gates.run_on_index:
-                # The failed run's verdict, for `graphgate runs`; never in place of the error.
-                with contextlib.suppress(Exception):
-                    self.gates(run.run_id)
-            raise
-        self.runs.set_current(run)
-        self._close_loaded()
-        self.stores.drop_old(self.runs, self.settings)
-        judged = background.result() if background else None
-        if judged is not None:
-            gating.store_gates(run, judged)
-        elif self.settings.gates.run_on_index:
-            self.gates(run.run_id)
-        if self.settings.runs.keep is not None:
-            self.prune_runs()
-        return report
 
     # -- quality gates -----------------------------------------------------------------------
     def gates(self, run_id: str | None = None, baseline_id: str | None = None) -> GatesReport:
