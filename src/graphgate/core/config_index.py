@@ -316,8 +316,9 @@ class IndexSettings(Section):
     ray_retries: int = Field(
         2,
         ge=0,
-        description="Times a batch is given again to a restarted worker when its worker dies "
-        "(0: a lost worker fails the run, which never becomes current).",
+        description="Times Ray restarts a worker that died (killed, out of memory, its node "
+        "lost) and gives it its unfinished batches again (0: a lost worker fails the run, "
+        "which never becomes current).",
     )
 
     _check_executor = field_validator("executor")(check_executor)

@@ -15,7 +15,7 @@ from graphgate.index.extract_nlp import NlpExtractor
 
 
 class ChunkWorker:
-    def __init__(self, cpus: int = 1) -> None:
+    def __init__(self, cpus: int) -> None:
         self.cpus = cpus
         self._extractors: dict[str, NlpExtractor] = {}
         self._embedders: dict[str, Embedder] = {}
@@ -38,7 +38,7 @@ class ChunkWorker:
     ) -> list[Matrix]:
         """Each group embedded in one call, as the local embedder is called: the same texts
         in the same batches give the same vectors."""
-        # One runtime thread: the actor was given one CPU, and its neighbours the others.
+        # As many runtime threads as the actor was given CPUs: its neighbours have the others.
         # The vectors do not depend on the thread count (tests: equal to the local index's).
         settings = settings.model_copy(update={"threads": self.cpus})
         key = settings.model_dump_json()

@@ -25,10 +25,13 @@ from graphgate.core.config import IndexSettings
 from graphgate.core.errors import ConfigError, GraphgateError, WorkerDiedError
 from graphgate.core.types import Chunk, Mention, RawRelation
 from graphgate.embed.base import Embedder, Matrix
+from graphgate.index.executor_local import LocalExecutor
 from graphgate.index.extract_base import Extraction, Extractor, Progress
 
 # Tries at a Ray client server's start of this client's server (see ``_init``).
 _CLIENT_START_ATTEMPTS = 3
+# CPUs an actor asks of the cluster, and the embedder's threads in it.
+_ACTOR_CPUS = 1
 # Batches in flight per actor: one running, one waiting, so an actor never idles on the driver.
 _IN_FLIGHT_PER_ACTOR = 2
 
@@ -49,7 +52,7 @@ class RayExecutor:
         from graphgate.index.extract_nlp import NlpExtractor
 
         if not isinstance(extractor, NlpExtractor) or not chunks:
-            return extractor.extract(chunks, progress)
+            return LocalExecutor().extract(extractor, chunks, progress)
         actors = self._workers()
         # Even shares for a small update, so every worker has some of it.
         size = min(self.settings.ray_batch_chunks, -(-len(chunks) // len(actors)))
@@ -72,14 +75,8 @@ class RayExecutor:
     ) -> Iterator[Matrix]:
         from graphgate.embed.onnx_minilm import OnnxMiniLMEmbedder
 
-        if not isinstance(embedder, OnnxMiniLMEmbedder):
-            for group in groups:
-                matrix = embedder.embed(group, max_tokens=max_tokens)
-                if progress is not None:
-                    progress(len(group))
-                yield matrix
-            return
-        if not groups:
+        if not isinstance(embedder, OnnxMiniLMEmbedder) or not groups:
+            yield from LocalExecutor().embed(embedder, groups, max_tokens, progress)
             return
         actors = self._workers()
         total = sum(len(g) for g in groups)
@@ -151,7 +148,7 @@ class RayExecutor:
                 "the same error happens locally with index.executor = local; the previous run "
                 "stays current",
             ) from exc
-        except (ray.exceptions.RayActorError, ray.exceptions.RayError) as exc:
+        except ray.exceptions.RayError as exc:  # the actor died, or its node
             self.close()  # the survivors are rebuilt by the next run
             raise WorkerDiedError(
                 "a Ray worker ended before finishing its batch (killed, out of memory, or its "
@@ -174,8 +171,10 @@ class RayExecutor:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         count = self.settings.ray_workers or max(cpus, 1)
         retries = self.settings.ray_retries
-        worker = ray.remote(num_cpus=1, max_restarts=retries, max_task_retries=retries)(ChunkWorker)
-        self._actors = [worker.remote() for _ in range(count)]
+        worker = ray.remote(num_cpus=_ACTOR_CPUS, max_restarts=retries, max_task_retries=retries)(
+            ChunkWorker
+        )
+        self._actors = [worker.remote(_ACTOR_CPUS) for _ in range(count)]
         self._nodes = sum(1 for node in ray.nodes() if node.get("Alive"))
         return self._actors
 
