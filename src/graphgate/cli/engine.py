@@ -196,10 +196,14 @@ def _print_report(report: IndexReport, json_out: bool) -> None:
     table = Table(title=f"run {report.run_id} ({report.pipeline})")
     table.add_column("stage")
     table.add_column("seconds", justify="right")
+    table.add_column("peak RSS MB", justify="right")
     table.add_column("rows")
     for s in report.stages:
         table.add_row(
-            s.name, f"{s.seconds:.2f}", shown(", ".join(f"{k}={v}" for k, v in s.rows.items()))
+            s.name,
+            f"{s.seconds:.2f}",
+            "" if s.peak_rss_mb is None else f"{s.peak_rss_mb:.0f}",
+            shown(", ".join(f"{k}={v}" for k, v in s.rows.items())),
         )
     out = console()
     out.print(table)

@@ -320,6 +320,13 @@ class IndexSettings(Section):
         "lost) and gives it its unfinished batches again (0: a lost worker fails the run, "
         "which never becomes current).",
     )
+    arrow_allocator: Literal["system", "unchanged"] = Field(
+        "system",
+        description="The allocator Arrow tables use in an indexing process, set when a run "
+        "starts (process-wide): system (the C heap, whose freed pages go back between stages) "
+        "or unchanged (pyarrow's default, mimalloc, which keeps every page it ever held: the "
+        "peak of each stage stacks on the last).",
+    )
 
     _check_executor = field_validator("executor")(check_executor)
 

@@ -30,6 +30,8 @@ class StageRecord(_Record):
     seconds: float = 0.0
     rows: dict[str, int] = Field(default_factory=dict)
     info: dict[str, Any] = Field(default_factory=dict)
+    # The indexing process's peak RSS (MB) when the stage ended; None in older manifests.
+    peak_rss_mb: float | None = None
 
 
 class EmbeddingRecord(_Record):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar, get_args, get_origin, get_type_hints
+from typing import Any, Generic, Literal, TypeVar, get_args, get_origin, get_type_hints
 
 import pyarrow as pa
 
@@ -356,9 +356,10 @@ def column_values(column: pa.ChunkedArray) -> list[Any]:
         return list(column.to_pylist())  # NumPy would turn a missing number into NaN
     array = column.combine_chunks()
     if pa.types.is_list(array.type):
-        values = column_values(pa.chunked_array([array.values], array.type.value_type))
-        offsets = array.offsets.to_numpy().tolist()
-        return [values[a:b] for a, b in itertools.pairwise(offsets)]
+        # A slice's own values (``values`` is the whole child), with offsets from zero.
+        values = column_values(pa.chunked_array([array.flatten()], array.type.value_type))
+        offsets = array.offsets.to_numpy()
+        return [values[a:b] for a, b in itertools.pairwise((offsets - offsets[0]).tolist())]
     kind = array.type
     if pa.types.is_string(kind) or pa.types.is_integer(kind) or pa.types.is_floating(kind):
         return list(array.to_numpy(zero_copy_only=False).tolist())
@@ -378,6 +379,24 @@ def from_table(table: pa.Table, cls: type[R]) -> list[R]:
     if names == [f.name for f in dataclasses.fields(cls)]:  # type: ignore[arg-type]
         return [cls(*values) for values in zip(*columns, strict=True)]
     return [cls(**dict(zip(names, values, strict=True))) for values in zip(*columns, strict=True)]
+
+
+class TableRows(Generic[R]):
+    """A table's rows as records, made a batch at a time whenever they are iterated (again
+    for each pass): a stage that reads a large table row by row never holds a record per
+    row of all of it, only one batch's."""
+
+    def __init__(self, table: pa.Table, cls: type[R], batch_rows: int = 8192) -> None:
+        self.table = table
+        self.cls = cls
+        self.batch_rows = batch_rows
+
+    def __len__(self) -> int:
+        return int(self.table.num_rows)
+
+    def __iter__(self) -> Iterator[R]:
+        for start in range(0, self.table.num_rows, self.batch_rows):
+            yield from from_table(self.table.slice(start, self.batch_rows), self.cls)
 
 
 def vectors_table(ids: Sequence[str], vectors: Any) -> pa.Table:

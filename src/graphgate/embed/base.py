@@ -47,6 +47,9 @@ def mean_directions(groups: Sequence[Sequence[int]], matrix: Matrix) -> Matrix:
         starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
         sums = np.add.reduceat(matrix[rows], starts, axis=0)
         out[several] = sums / sizes[:, None].astype(np.float32)
-    filled = single + several
-    out[filled] = l2_normalise(out[filled])
+    # Normalised in place: an empty group's zero row stays zero (its norm is taken as 1), and
+    # no copy of the matrix is made (as many rows as entities).
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    out /= norms
     return out

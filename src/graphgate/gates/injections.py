@@ -30,7 +30,7 @@ from graphgate.index.pipeline import IndexContext, Pipeline, Stage, StageFn, Sta
 from graphgate.query.base import Answer, Citation, RetrievalResult
 
 # A stage's bug: the stage's own function, its context and inputs -> what the buggy stage gives.
-StageFault = Callable[[StageFn, IndexContext, dict[str, pa.Table]], StageOutput]
+StageFault = Callable[[StageFn, IndexContext, Mapping[str, pa.Table]], StageOutput]
 CorpusFault = Callable[[Path, Path], Path]  # (corpus, scratch folder) -> the corpus as read
 
 
@@ -65,7 +65,7 @@ class Injection:
 
 
 def _faulty(stage: Stage, fault: StageFault) -> Stage:
-    def run(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+    def run(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
         return fault(stage.fn, ctx, tables)
 
     return dataclasses.replace(stage, fn=run)
@@ -125,7 +125,7 @@ def duplicated(corpus: Path, out: Path) -> Path:
 
 
 # -- stage faults --------------------------------------------------------------------------------
-def lineage_lost(fn: StageFn, ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+def lineage_lost(fn: StageFn, ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
     """Resolution forgets the documents of the entities it merged from several."""
     out = fn(ctx, tables)
     entities = _rows(out.tables["entities"])
@@ -138,7 +138,7 @@ def lineage_lost(fn: StageFn, ctx: IndexContext, tables: dict[str, pa.Table]) ->
 
 
 def unreadable_answers(
-    fn: StageFn, ctx: IndexContext, tables: dict[str, pa.Table], share: float = 0.1
+    fn: StageFn, ctx: IndexContext, tables: Mapping[str, pa.Table], share: float = 0.1
 ) -> StageOutput:
     """A model whose answers for a share of chunks cannot be read (malformed JSON after the
     retry): those chunks give nothing, counted as failed, as the LLM extractor counts them."""
@@ -155,7 +155,7 @@ def unreadable_answers(
 GENERIC_TERM = "the company"
 
 
-def generic_hub(fn: StageFn, ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+def generic_hub(fn: StageFn, ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
     """An extractor that takes a generic term for a name (a prompt change: "the company" in
     every chunk), met by everything named beside it."""
     out = fn(ctx, tables)
@@ -193,7 +193,7 @@ def generic_hub(fn: StageFn, ctx: IndexContext, tables: dict[str, pa.Table]) -> 
 HARD_CODED_SEED = 12345
 
 
-def seed_ignored(fn: StageFn, ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+def seed_ignored(fn: StageFn, ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
     """Community detection that no longer gets the run's seed (one hard-coded in its place):
     the run's settings and seed no longer say which partition it has."""
     settings = ctx.settings.model_copy(update={"seed": HARD_CODED_SEED})
@@ -203,7 +203,9 @@ def seed_ignored(fn: StageFn, ctx: IndexContext, tables: dict[str, pa.Table]) ->
 UNSUPPORTED_CLAIM = "It was founded in 1843 by the Royal Society of Lamplighters."
 
 
-def unsupported_claim(fn: StageFn, ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+def unsupported_claim(
+    fn: StageFn, ctx: IndexContext, tables: Mapping[str, pa.Table]
+) -> StageOutput:
     """A summarizer that adds a sentence no source holds to every report."""
     out = fn(ctx, tables)
     reports = _rows(out.tables["community_reports"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,6 +13,7 @@ from typing import Any
 import pyarrow as pa
 
 from graphgate.core.config import Settings
+from graphgate.core.memory import peak_rss_mb, release_memory, use_arrow_allocator
 from graphgate.core.runs import COMPLETE, FAILED, Run, finished_now
 from graphgate.core.types import Document
 from graphgate.embed.base import Embedder
@@ -75,10 +76,38 @@ class StageOutput:
     info: dict[str, Any] = field(default_factory=dict)
 
 
-StageFn = Callable[[IndexContext, dict[str, pa.Table]], StageOutput]
+StageFn = Callable[[IndexContext, Mapping[str, pa.Table]], StageOutput]
 # A check on a stage's output, after its artifacts are written: it raises to stop the run,
 # and the artifacts stay for the gates to judge the failed run.
 StageCheck = Callable[[IndexContext, StageOutput], None]
+
+
+class ArtifactTables(Mapping[str, pa.Table]):
+    """A run's artifacts by name, each read from its Parquet file whenever it is asked for
+    (an optional one missing: an empty table of its schema). Nothing is cached: the caller
+    decides how long a table lives. A required artifact missing fails at once, as an eager
+    read would."""
+
+    def __init__(self, run: Run, required: Sequence[str], optional: Sequence[str] = ()) -> None:
+        for name in required:
+            if not run.has_artifact(name):
+                run.read_artifact(name)  # raises, naming the artifact and the fix
+        self._run = run
+        self._names = (*required, *optional)
+        self._required = frozenset(required)
+
+    def __getitem__(self, name: str) -> pa.Table:
+        if name not in self._names:
+            raise KeyError(name)
+        if name in self._required:
+            return self._run.read_artifact(name)
+        return self._run.read_or_empty(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
 
 
 @dataclass(frozen=True)
@@ -89,6 +118,9 @@ class Stage:
     fn: StageFn
     optional_inputs: tuple[str, ...] = ()
     check: StageCheck | None = None
+    # Inputs read from the run's artifacts at each access and held by no one else
+    # (:class:`ArtifactTables`): a stage that walks many tables once each keeps one at a time.
+    reads_as_needed: bool = False
     # Runs with the cycle collector paused (``runs.pause_gc``): seconds of record building.
     # Not a stage that may wait on a remote model for hours (failed calls leave cycles).
     pause_gc: bool = True
@@ -100,6 +132,8 @@ class StageReport:
     seconds: float
     rows: dict[str, int]
     info: dict[str, Any]
+    # The process's peak RSS when the stage ended (MB; memory.peak_rss_mb).
+    peak_rss_mb: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -107,6 +141,7 @@ class StageReport:
             "seconds": round(self.seconds, 4),
             "rows": self.rows,
             "info": self.info,
+            "peak_rss_mb": self.peak_rss_mb,
         }
 
 
@@ -131,40 +166,36 @@ class Pipeline:
         return [s.name for s in self.stages]
 
     def run(self, ctx: IndexContext, only: Sequence[str] | None = None) -> list[StageReport]:
-        """Run every stage (or ``only`` some: their inputs then come from the run's artifacts)."""
-        tables: dict[str, pa.Table] = {}
+        """Run every stage (or ``only`` some). A stage's inputs are read from the run's
+        artifacts when it starts and dropped when it ends: no table outlives the stage that
+        uses it, so memory holds one stage's working set, not every artifact made so far."""
         reports: list[StageReport] = []
         for stage in self.stages:
             if only is not None and stage.name not in only:
                 continue
             if ctx.before_stage is not None:
                 ctx.before_stage(stage.name)
-            inputs = {name: self._input(ctx.run, tables, name, False) for name in stage.inputs}
-            inputs |= {n: self._input(ctx.run, tables, n, True) for n in stage.optional_inputs}
+            inputs: Mapping[str, pa.Table]
+            if stage.reads_as_needed:
+                inputs = ArtifactTables(ctx.run, stage.inputs, stage.optional_inputs)
+            else:
+                inputs = {name: ctx.run.read_artifact(name) for name in stage.inputs}
+                inputs |= {name: ctx.run.read_or_empty(name) for name in stage.optional_inputs}
             started = time.perf_counter()
             with cycle_collector_paused(ctx.settings.runs.pause_gc and stage.pause_gc):
                 output = stage.fn(ctx, inputs)
             seconds = time.perf_counter() - started
             for name, table in output.tables.items():
                 ctx.run.write_artifact(name, table)
-                tables[name] = table
             rows = {name: t.num_rows for name, t in output.tables.items()}
-            reports.append(StageReport(stage.name, seconds, rows, output.info))
+            reports.append(StageReport(stage.name, seconds, rows, output.info, peak_rss_mb()))
             # Recorded as it goes: a failed or killed run shows how far it got.
             ctx.run.update_manifest(stages=[r.as_dict() for r in reports])
             if stage.check is not None:
                 stage.check(ctx, output)
+            del inputs, output
+            release_memory()
         return reports
-
-    @staticmethod
-    def _input(run: Run, tables: dict[str, pa.Table], name: str, optional: bool) -> pa.Table:
-        if name in tables:
-            return tables[name]
-        if optional and not run.has_artifact(name):
-            return run.read_or_empty(name)
-        table = run.read_artifact(name)
-        tables[name] = table
-        return table
 
 
 @contextlib.contextmanager
@@ -187,6 +218,7 @@ def execute(pipeline: Pipeline, ctx: IndexContext) -> IndexReport:
     """Every stage of ``pipeline``, its outcome recorded in the run's manifest: complete, with
     its stages, counts and document changes; or failed, with the error (which is re-raised)."""
     run = ctx.run
+    use_arrow_allocator(ctx.settings.index.arrow_allocator)
     started = time.perf_counter()
     spent = contextlib.ExitStack()
     run_llm = spent.enter_context(ctx.llm.scope()) if ctx.llm is not None else None

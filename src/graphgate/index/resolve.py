@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -78,8 +78,8 @@ class EntityResolver:
 
     def resolve(
         self,
-        mentions: Sequence[Mention],
-        relations: Sequence[RawRelation],
+        mentions: Iterable[Mention],
+        relations: Iterable[RawRelation],
         chunk_vectors: Mapping[str, npt.NDArray[np.float32]] | None = None,
         with_relationships: bool = True,
     ) -> Resolution:
@@ -174,7 +174,7 @@ class EntityResolver:
         return merges
 
 
-def _group_mentions(mentions: Sequence[Mention]) -> dict[str, _Group]:
+def _group_mentions(mentions: Iterable[Mention]) -> dict[str, _Group]:
     groups: dict[str, _Group] = {}
     keys: dict[str, str] = {}
     for m in mentions:
@@ -234,7 +234,7 @@ def edge_key(
 
 
 def relationships_of(
-    relations: Sequence[RawRelation],
+    relations: Iterable[RawRelation],
     key_to_id: Mapping[str, str],
     n_sentences: int,
     only: set[EdgeKey] | None = None,

@@ -13,7 +13,7 @@ the few hundred that changed. The result equals a rebuild (``test_update_equival
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 import pyarrow as pa
@@ -63,13 +63,14 @@ def name_keys(entities: pa.Table) -> dict[str, str]:
 def update_edges(
     parent: ParentEdges,
     changed: set[str],
-    relations: Sequence[RawRelation],
+    relations: Iterable[RawRelation],
     key_to_id: Mapping[str, str],
     n_sentences: int,
     functional: Mapping[str, str],
 ) -> EdgeUpdate:
     """The parent's edges that no change reaches, and the others aggregated again (those a
-    changed chunk or a moved name touches, before or now, and every functional one)."""
+    changed chunk or a moved name touches, before or now, and every functional one).
+    ``relations`` is read twice: a list, or a table's rows (``TableRows``), not a generator."""
     before = name_keys(parent.entities)
     moved = {k for k in before.keys() | key_to_id.keys() if before.get(k) != key_to_id.get(k)}
     reached = {before[k] for k in moved if k in before}
@@ -105,7 +106,7 @@ def update_edges(
             if key_of in moved:
                 redo.add(key)
     remade = relationships_of(
-        [r for r, key in zip(relations, found, strict=True) if key in redo],
+        (r for r, key in zip(relations, found, strict=True) if key in redo),
         key_to_id,
         n_sentences,
     )

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, replace
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from graphgate.core.errors import ExtractionFailedError
 from graphgate.core.family_match import family_matcher
 from graphgate.core.text import document_headers, in_context
 from graphgate.core.types import (
@@ -23,32 +23,28 @@ from graphgate.core.types import (
     Mention,
     RawRelation,
     Relationship,
+    TableRows,
     claims_from_json,
     column_values,
-    dicts_to_table,
     from_table,
     to_table,
     vectors_from_table,
     vectors_table,
 )
-from graphgate.embed.base import Matrix, l2_normalise, mean_directions
+from graphgate.embed.base import Matrix, mean_directions
 from graphgate.index.cache import (
     CachedEmbedder,
     CachedReports,
     content_key,
-    decode_extraction,
-    encode_extraction,
-    extractor_fingerprint,
 )
 from graphgate.index.chunk import chunk_documents
 from graphgate.index.communities import detect, undirected_edges
-from graphgate.index.extract_base import Extraction
+from graphgate.index.extract_stage import check_extraction, extract_stage
 from graphgate.index.load import CorpusLoader, versioned
 from graphgate.index.pipeline import IndexContext, Pipeline, Stage, StageOutput
 from graphgate.index.resolve import EDGES_VERSION, EntityResolver, relationships_of
 from graphgate.index.resolve_update import ParentEdges, changed_chunks, combined, update_edges
 from graphgate.index.summarize import CommunitySummarizer, Summarizer
-from graphgate.index.tenures import revise_extraction
 from graphgate.index.truth import (
     attribute_statements,
     find_conflicts,
@@ -59,7 +55,7 @@ from graphgate.index.update import changes_between
 from graphgate.store.base import STORE_OPTIONAL, STORE_REQUIRED
 
 
-def load_stage(ctx: IndexContext, _: dict[str, pa.Table]) -> StageOutput:
+def load_stage(ctx: IndexContext, _: Mapping[str, pa.Table]) -> StageOutput:
     if ctx.documents is not None:
         documents = versioned(sorted(ctx.documents, key=lambda d: d.id), ctx.previous_documents)
         problems: list[dict[str, str]] = [p.__dict__ for p in ctx.load_problems]
@@ -74,106 +70,19 @@ def load_stage(ctx: IndexContext, _: dict[str, pa.Table]) -> StageOutput:
     )
 
 
-def chunk_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+def chunk_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
     chunks = chunk_documents(from_table(tables["documents"], Document), ctx.settings.chunk)
     return StageOutput({"chunks": to_table(chunks, Chunk)})
 
 
-def extract_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
-    chunks = from_table(tables["chunks"], Chunk)
-    # The offline extractor's output depends on a chunk's text and its settings only, so it is
-    # cached by those; the LLM extractor's answers are cached by request in the LLM cache.
-    cache = ctx.cache if ctx.extractor.name == "nlp" else None
-    settings = ctx.settings.extract.model_dump_json(
-        exclude={"batch_size", "processes", "parallel_from", "keep_workers"}  # how, not what
-    )
-    fingerprint = extractor_fingerprint(f"{ctx.extractor.name}/{ctx.extractor.revision}", settings)
-    keys = [content_key(fingerprint, c.text) for c in chunks]
-    found = cache.get_many("extraction", keys) if cache is not None and ctx.reuse else {}
-    todo = [c for c, key in zip(chunks, keys, strict=True) if key not in found]
-    advance = ctx.progress("extract", len(todo))
-    extraction = ctx.executor.extract(ctx.extractor, todo, advance) if todo else Extraction([], [])
-    report = ctx.extractor.report() if todo else {}
-    per_chunk: dict[str, tuple[list[Mention], list[RawRelation]]] = {c.id: ([], []) for c in todo}
-    for m in extraction.mentions:
-        per_chunk[m.chunk_id][0].append(m)
-    for r in extraction.relations:
-        per_chunk[r.chunk_id][1].append(r)
-    fresh = {chunk_id: _unplaced(*found_here) for chunk_id, found_here in per_chunk.items()}
-    if cache is not None:
-        cache.put_many(
-            "extraction",
-            (
-                (key, encode_extraction(*fresh[c.id]))
-                for c, key in zip(chunks, keys, strict=True)
-                if c.id in fresh
-            ),
-        )
-    # Rows as dicts, never records: a cached chunk's rows go from JSON to columns directly.
-    mentions: list[dict[str, Any]] = []
-    relations: list[dict[str, Any]] = []
-    families = family_matcher(ctx.settings.truth)  # posts and relations by meaning
-    for chunk, key in zip(chunks, keys, strict=True):
-        place = {"chunk_id": chunk.id, "doc_id": chunk.doc_id}
-        unplaced = fresh[chunk.id] if chunk.id in fresh else decode_extraction(found[key])
-        found_here, revised = revise_extraction(unplaced[0], unplaced[1], families)
-        mentions += [{**m, **place} for m in found_here]
-        relations += [{**r, **place} for r in revised]
-    return StageOutput(
-        {
-            "mentions": dicts_to_table(mentions, Mention),
-            "raw_relations": dicts_to_table(relations, RawRelation),
-        },
-        {
-            "extractor": ctx.extractor.name,
-            **report,
-            "chunks": len(chunks),
-            "reused": len(chunks) - len(todo),
-            "failed_chunks": int(report.get("failed_chunks", 0)),
-            "mentions": len(mentions),
-        },
-    )
-
-
-def _unplaced(
-    mentions: list[Mention], relations: list[RawRelation]
-) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
-    """A chunk's extraction without its place (chunk and document id): reusable for any chunk
-    with the same text."""
-    drop = {"chunk_id", "doc_id"}
-    return (
-        [{k: v for k, v in asdict(m).items() if k not in drop} for m in mentions],
-        [{k: v for k, v in asdict(r).items() if k not in drop} for r in relations],
-    )
-
-
-def check_extraction(ctx: IndexContext, output: StageOutput) -> None:
-    """A graph run needs entities: too many failed chunks, or none found, stops it."""
-    info = output.info
-    chunks, failed = int(info["chunks"]), int(info["failed_chunks"])
-    limit = ctx.settings.extract.max_failed_share
-    if chunks and failed / chunks > limit:
-        first = info.get("first_error")
-        raise ExtractionFailedError(
-            f"extraction failed on {failed} of {chunks} chunks ({failed / chunks:.0%}, over "
-            f"extract.max_failed_share {limit:g})" + (f"; first error: {first}" if first else ""),
-            "check that the model answers (llm.base_url, llm.model, the API key), or index with "
-            "--extractor nlp; the previous run stays current",
-        )
-    if chunks and not info["mentions"]:
-        raise ExtractionFailedError(
-            f"the {info['extractor']} extractor found no entities in {chunks} chunks",
-            "a graph index needs names: check the corpus is text with named things, set "
-            "extract.concepts = true for texts about things, or index with --pipeline vector",
-        )
-
-
-def resolve_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+def resolve_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
     resolver = EntityResolver(ctx.settings.resolve, ctx.settings.extract.description_sentences)
     ids, matrix = vectors_from_table(tables["chunk_vectors"])
-    relations = from_table(tables["raw_relations"], RawRelation)
+    # Read a batch at a time on each pass: never a record per mention or relation of the
+    # whole corpus at once.
+    relations = TableRows(tables["raw_relations"], RawRelation)
     result = resolver.resolve(
-        from_table(tables["mentions"], Mention),
+        TableRows(tables["mentions"], Mention),
         relations,
         dict(zip(ids, matrix, strict=True)),
         with_relationships=False,
@@ -236,7 +145,7 @@ def _observed(r: Relationship, dated: dict[str, str | None]) -> Relationship:
     return replace(r, observed_at=max(dates)) if dates else r
 
 
-def conflicts_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+def conflicts_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
     """Statements that cannot both hold, each side with where it was said (index/truth.py)."""
     chunks = from_table(tables["chunks"], Chunk)
     entities = from_table(tables["entities"], Entity)
@@ -287,7 +196,7 @@ def _embed_info(ctx: IndexContext) -> dict[str, Any]:
     return {"model": ctx.embedder.model, "dimension": ctx.embedder.dimension}
 
 
-def embed_chunks_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+def embed_chunks_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
     """A chunk is embedded in its context (title, source, date: ``chunk.context_fields``)."""
     chunks = from_table(tables["chunks"], Chunk)
     headers = document_headers(tables["documents"].to_pylist(), ctx.settings.chunk.context_fields)
@@ -297,46 +206,54 @@ def embed_chunks_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageO
     return StageOutput({"chunk_vectors": table}, _embed_info(ctx) | {"reused": reused})
 
 
-def embed_entities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+def embed_entities_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
     """An entity's vector is its name's embedding plus the mean of the passages describing it.
 
     The passages are the chunks its description sentences come from, already embedded, so an
     entity costs one short embedding instead of a long one (the graph index stays close to
     vector-only cost) while keeping what the description says about it.
     """
-    entities = from_table(tables["entities"], Entity)
+    entities = tables["entities"].select(["id", "name", "aliases", "chunk_ids"])
     ids, matrix = vectors_from_table(tables["chunk_vectors"])
     row = {cid: i for i, cid in enumerate(ids)}
-    dim = ctx.embedder.dimension
     # Names are embedded for entities seen in more than ``embed.entity_name_min_chunks`` - 1
     # chunks (or with aliases); the rest keep their passage's vector alone.
+    chunk_lists = entities["chunk_ids"].to_pylist()
+    aliased = pc.fill_null(pc.list_value_length(entities["aliases"]), 0).to_numpy()
+    min_chunks = ctx.settings.embed.entity_name_min_chunks
     named = [
         i
-        for i, e in enumerate(entities)
-        if e.aliases or len(e.chunk_ids) >= ctx.settings.embed.entity_name_min_chunks
+        for i, (chunk_ids, n) in enumerate(zip(chunk_lists, aliased, strict=True))
+        if n or len(chunk_ids) >= min_chunks
     ]
-    names = np.zeros((len(entities), dim), dtype=np.float32)
-    reused = 0
-    if named:
-        names[named], reused = _embed(
-            ctx,
-            "embed entities",
-            [entities[i].name for i in named],
-            ctx.settings.embed.entity_max_tokens,
+    entity_ids = entities["id"].to_pylist()
+    names = entities["name"].to_pylist()
+    name_matrix, reused = (
+        _embed(
+            ctx, "embed entities", [names[i] for i in named], ctx.settings.embed.entity_max_tokens
         )
-    contexts = mean_directions(
-        [[row[c] for c in e.chunk_ids if c in row] for e in entities], matrix
+        if named
+        else (np.zeros((0, ctx.embedder.dimension), dtype=np.float32), 0)
     )
-    table = vectors_table([e.id for e in entities], l2_normalise(names + contexts))
+    del entities, names
+    # The sum of name and context, normalised, in place: one entity-sized matrix at a time.
+    combined = mean_directions([[row[c] for c in ch if c in row] for ch in chunk_lists], matrix)
+    del chunk_lists, matrix
+    combined[named] += name_matrix
+    norms = np.linalg.norm(combined, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    combined /= norms
+    table = vectors_table(entity_ids, combined)
+    del combined
     # The bare name vectors too: entity linking matches a question's mention against names.
-    name_table = vectors_table([entities[i].id for i in named], names[named])
+    name_table = vectors_table([entity_ids[i] for i in named], name_matrix)
     return StageOutput(
         {"entity_vectors": table, "entity_name_vectors": name_table},
         _embed_info(ctx) | {"reused": reused},
     )
 
 
-def communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+def communities_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
     relationships = tables["relationships"]
     edges = undirected_edges(
         *(column_values(relationships[c]) for c in ("source_id", "target_id", "weight"))
@@ -360,7 +277,7 @@ def configured_summarizer(ctx: IndexContext) -> Summarizer:
     return CommunitySummarizer(ctx.settings.communities, CachedReports(ctx.cache, ctx.reuse))
 
 
-def summarize_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+def summarize_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
     summarizer = ctx.summarizer or configured_summarizer(ctx)
     reports = summarizer.summarize(
         from_table(tables["communities"], Community),
@@ -376,7 +293,7 @@ def summarize_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutp
     return StageOutput({"community_reports": to_table(reports, CommunityReport)}, info)
 
 
-def embed_communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+def embed_communities_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
     """A report's vector: with ``embed.community_vectors = "claims"`` (default) the mean of the
     vectors of the chunks its claims rest on (already embedded: no model call), else its title
     and first claims embedded (``"embed"``, a model call per report: README, Measured)."""
@@ -396,7 +313,7 @@ def embed_communities_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> S
     return StageOutput({"community_vectors": table}, _embed_info(ctx))
 
 
-def graph_stage(ctx: IndexContext, tables: dict[str, pa.Table]) -> StageOutput:
+def graph_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
     counts = ctx.stores.write(ctx.run, ctx.settings, tables, ctx.reuse, ctx.built_ahead)
     return StageOutput({}, {"store_counts": counts, "backend": ctx.settings.store.backend})
 
@@ -448,7 +365,14 @@ _EMBED_COMMUNITIES = Stage(
     ("community_vectors",),
     embed_communities_stage,
 )
-_GRAPH = Stage("graph", STORE_REQUIRED, (), graph_stage, optional_inputs=STORE_OPTIONAL)
+_GRAPH = Stage(
+    "graph",
+    STORE_REQUIRED,
+    (),
+    graph_stage,
+    optional_inputs=STORE_OPTIONAL,
+    reads_as_needed=True,  # every artifact, each once: held one at a time
+)
 
 PIPELINES: dict[str, Pipeline] = {
     "graph": Pipeline(

@@ -35,7 +35,7 @@ class EmbeddedBackend:
         """Always the whole graph: a LadybugDB folder is written faster than it is copied."""
         return write_store(
             run.store_dir,
-            dict(tables),
+            tables,
             settings.vectors.exact_below,
             settings.chunk.context_fields,
             built_ahead,
