@@ -25,10 +25,16 @@ class Embedder(Protocol):
 
 
 def l2_normalise(matrix: Matrix) -> Matrix:
+    return l2_normalise_in_place(matrix.astype(np.float32))
+
+
+def l2_normalise_in_place(matrix: Matrix) -> Matrix:
+    """Each row to unit length, in ``matrix`` itself (a zero row stays zero: its norm is taken
+    as 1); the same values as :func:`l2_normalise`, without a copy of the matrix."""
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    normalised: Matrix = (matrix / norms).astype(np.float32)
-    return normalised
+    matrix /= norms
+    return matrix
 
 
 def mean_directions(groups: Sequence[Sequence[int]], matrix: Matrix) -> Matrix:
@@ -47,9 +53,5 @@ def mean_directions(groups: Sequence[Sequence[int]], matrix: Matrix) -> Matrix:
         starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
         sums = np.add.reduceat(matrix[rows], starts, axis=0)
         out[several] = sums / sizes[:, None].astype(np.float32)
-    # Normalised in place: an empty group's zero row stays zero (its norm is taken as 1), and
-    # no copy of the matrix is made (as many rows as entities).
-    norms = np.linalg.norm(out, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    out /= norms
-    return out
+    # In place: no copy of a matrix with a row per entity; an empty group's row stays zero.
+    return l2_normalise_in_place(out)

@@ -31,7 +31,7 @@ from graphgate.core.types import (
     vectors_from_table,
     vectors_table,
 )
-from graphgate.embed.base import Matrix, mean_directions
+from graphgate.embed.base import Matrix, l2_normalise_in_place, mean_directions
 from graphgate.index.cache import (
     CachedEmbedder,
     CachedReports,
@@ -240,9 +240,7 @@ def embed_entities_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> S
     combined = mean_directions([[row[c] for c in ch if c in row] for ch in chunk_lists], matrix)
     del chunk_lists, matrix
     combined[named] += name_matrix
-    norms = np.linalg.norm(combined, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    combined /= norms
+    l2_normalise_in_place(combined)
     table = vectors_table(entity_ids, combined)
     del combined
     # The bare name vectors too: entity linking matches a question's mention against names.
