@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/scale.py [--sizes 1500,6000] [--executors local,ray]
         [--backends embedded,falkordb] [--corpora benchmarks/out/hq-data/corpus.jsonl,...]
         [--out DIR]
+    .venv/bin/python benchmarks/scale.py _query CORPUS WORKSPACE   # the query process alone
 
 The passages are real paragraphs (over 20 words) of the converted corpora given (by default
 HotpotQA, RAMDocs and TimeQA, made by ``graphgate testset convert``: about 9,800 distinct
@@ -15,8 +16,10 @@ Each (size, executor, store backend) is indexed in a fresh process into a fresh 
 time, the indexing process's peak RSS and the stage that set it (from the run's manifest), the
 largest peak of its child processes (the local parser workers, the gate worker; Ray's workers
 belong to the cluster and are not counted), the FalkorDB server's peak, the per-chunk stages'
-seconds (extract, embed chunks) and the rest, then the slopes: MB of driver (and server) RSS
-per 1,000 passages and the log-log slope of time. ``ray`` starts a local cluster (head +
+seconds (extract, embed chunks) and the rest, and for the embedded store a fresh process that
+opens the index and answers 40 hybrid questions (seconds to open, median ms, peak RSS: what
+the read model holds); then the slopes: MB of driver (and server, and query process) RSS per
+1,000 passages and the log-log slope of time. ``ray`` starts a local cluster (head +
 one worker node, one CPU each: tests/ray_cluster.py) and joins it as a driver; on one machine
 it shows the executor's overhead and what leaves the indexing process, not a speed-up.
 """
@@ -106,6 +109,54 @@ def index_once(corpus: Path, workspace: Path, executor: str, store_url: str) -> 
     )
 
 
+def query_once(corpus: Path, workspace: Path, count: int = 40) -> None:
+    """In this (fresh) process: open the index and answer ``count`` hybrid questions about the
+    corpus's first titles; print one JSON line: seconds to open, median query ms, peak RSS."""
+    import statistics
+
+    from graphgate import Workspace
+
+    titles: list[str] = []
+    for line in corpus.read_text(encoding="utf-8").splitlines():
+        title = json.loads(line)["title"]
+        if title not in titles:
+            titles.append(title)
+        if len(titles) == count:
+            break
+    with Workspace(workspace) as ws:
+        started = time.perf_counter()
+        ws.loaded()
+        opened = time.perf_counter() - started
+        times = []
+        for title in titles:
+            started = time.perf_counter()
+            ws.query(f"What is known about {title}?", mode="hybrid")
+            times.append((time.perf_counter() - started) * 1000)
+    print(
+        json.dumps(
+            {
+                "open_s": opened,
+                "query_ms": statistics.median(times),
+                "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            }
+        )
+    )
+
+
+def measure_queries(corpus: Path, workspace: Path, env: dict[str, str]) -> dict[str, float]:
+    done = subprocess.run(
+        [sys.executable, __file__, "_query", str(corpus), str(workspace)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"querying {workspace} failed:\n{done.stderr[-3000:]}")
+    found: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
 def measure(
     corpus: Path, workspace: Path, executor: str, backend: str, env: dict[str, str]
 ) -> dict[str, object]:
@@ -136,6 +187,9 @@ def measure(
         raise SystemExit(f"indexing {corpus} with {executor} failed:\n{done.stderr[-3000:]}")
     result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
     result["server_rss_mb"] = server_mb
+    # A fresh process serving the index: what the read model holds (the embedded store's;
+    # a FalkorDB index is served by its server, stopped by now).
+    result["query"] = measure_queries(corpus, workspace, env) if backend == "embedded" else {}
     return result
 
 
@@ -189,9 +243,9 @@ def main() -> None:
         print(
             "| passages | repeats | executor | store | chunks | seconds | per-chunk stages s "
             "| rest s | driver peak RSS MB | peak set in | its child processes' peak RSS MB "
-            "| FalkorDB server peak RSS MB |"
+            "| FalkorDB server peak RSS MB | query process: open s, hybrid p50 ms, peak RSS MB |"
         )
-        print("|---:|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|")
+        print("|---:|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|")
         for size in sizes:
             corpus = out / f"corpus-{size}.jsonl"
             repeats = build_corpus(pool, size, corpus)
@@ -201,11 +255,13 @@ def main() -> None:
                 rows[(executor, backend)].append((size, m))
                 seconds, per_chunk = float(m["seconds"]), float(m["per_chunk_s"])  # type: ignore[arg-type]
                 server = float(m["server_rss_mb"])  # type: ignore[arg-type]
+                q: dict[str, float] = m["query"]  # type: ignore[assignment]
+                served = f"{q['open_s']:.1f}, {q['query_ms']:.0f}, {q['rss_mb']:.0f}" if q else "-"
                 print(
                     f"| {size} | {repeats} | {executor} | {backend} | {m['chunks']} "
                     f"| {seconds:.1f} | {per_chunk:.1f} | {seconds - per_chunk:.1f} "
                     f"| {float(m['driver_rss_mb']):.0f} | {m['peak_stage']} "  # type: ignore[arg-type]
-                    f"| {float(m['child_rss_mb']):.0f} | {server:.0f} |",  # type: ignore[arg-type]
+                    f"| {float(m['child_rss_mb']):.0f} | {server:.0f} | {served} |",  # type: ignore[arg-type]
                     flush=True,
                 )
     finally:
@@ -225,6 +281,12 @@ def main() -> None:
             for _, m in found
         ]
         time_slope = slope([math.log(s) for s in sizes_k], [math.log(t) for t in secs])
+        queried = [float(m["query"]["rss_mb"]) for _, m in found if m["query"]]  # type: ignore[index]
+        on_query = (
+            f"; query process RSS {slope(sizes_k, queried):.1f} MB per 1,000 passages"
+            if len(queried) == len(found)
+            else ""
+        )
         on_server = (
             f"; FalkorDB server RSS {slope(sizes_k, server):.1f} MB per 1,000 passages"
             if backend == "falkordb"
@@ -232,7 +294,7 @@ def main() -> None:
         )
         print(
             f"{executor}/{backend}: driver RSS {slope(sizes_k, rss):.1f} MB per 1,000 passages"
-            f"{on_server}; time log-log slope {time_slope:.2f}; "
+            f"{on_server}{on_query}; time log-log slope {time_slope:.2f}; "
             f"per chunk at the largest size: {per_chunk[-1] * 1000:.1f} ms in extraction and "
             f"embeddings, {rest[-1] * 1000:.1f} ms in the other stages"
         )
@@ -241,5 +303,7 @@ def main() -> None:
 if __name__ == "__main__":
     if len(sys.argv) == 6 and sys.argv[1] == "_one":
         index_once(Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4], sys.argv[5])
+    elif len(sys.argv) == 4 and sys.argv[1] == "_query":
+        query_once(Path(sys.argv[2]), Path(sys.argv[3]))
     else:
         main()

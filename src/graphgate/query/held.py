@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from graphgate.core.dates import TimeSpan, span_of
 from graphgate.core.errors import IndexMissingError
@@ -26,6 +27,10 @@ from graphgate.query.base import RetrievedEdge
 # then from a stated start; one held then without a start, or only facts that ended before
 # (the passage may tell the change that ended them); every fact begins after it.
 HELD_FROM_START, HELD, NOT_HELD = 3, 2, 0
+_COLUMNS = (
+    "id", "source_id", "target_id", "predicate", "weight", "chunk_ids",
+    "valid_from", "valid_to", "observed_at",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -60,10 +65,19 @@ class HeldFacts:
     @classmethod
     def read(cls, run: Run, families: FamilyMatcher) -> HeldFacts:
         try:
-            table = run.read_artifact("relationships")
+            # Only the columns and rows used (the descriptions and other predicates are most
+            # of a large index's relationships), and the names of only their ends.
+            present = pq.read_schema(run.artifact_path("relationships")).names
+            table = run.read_artifact("relationships", [c for c in _COLUMNS if c in present])
             one_valued = pa.array(sorted(families.functional), pa.string())
-            rels = table.filter(pc.is_in(table["predicate"], one_valued)).to_pylist()
-            entities = run.read_artifact("entities", ["id", "name", "aliases"]).to_pydict()
+            table = table.filter(pc.is_in(table["predicate"], one_valued))
+            rels = table.to_pylist()
+            ends = pa.concat_arrays(
+                [table["source_id"].combine_chunks(), table["target_id"].combine_chunks()]
+            )
+            entities = run.read_artifact("entities", ["id", "name", "aliases"])
+            entities = entities.filter(pc.is_in(entities["id"], ends)).to_pydict()
+            del table, ends
             names = dict(zip(entities["id"], entities["name"], strict=True))
             aliases = dict(zip(entities["id"], entities["aliases"], strict=True))
         except (IndexMissingError, KeyError, ValueError, OSError):

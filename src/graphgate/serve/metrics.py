@@ -8,6 +8,7 @@ from prometheus_client import CollectorRegistry, Gauge, Histogram
 from prometheus_client import Counter as PromCounter
 
 from graphgate.app.workspace import Workspace
+from graphgate.store.base import GraphStore
 
 VERDICT_VALUE = {"PASS": 0, "WARN": 1, "FAIL": 2, "UNMEASURED": -1}
 
@@ -15,6 +16,7 @@ VERDICT_VALUE = {"PASS": 0, "WARN": 1, "FAIL": 2, "UNMEASURED": -1}
 class ServerMetrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
+        self._structure_of: str | None = None  # the run whose graph structure is set
         r = self.registry
         self.entities = Gauge(
             "graphgate_entity_total", "Entities by type", ["entity_type"], registry=r
@@ -61,19 +63,14 @@ class ServerMetrics:
             self.empty.labels(mode).inc()
 
     def refresh(self, ws: Workspace) -> None:
-        """Graph structure and gate verdicts of the current run, read when scraped."""
+        """Graph structure and gate verdicts of the current run, read when scraped (the
+        structure once per run: it reads every record of the graph)."""
         if ws.runs.current_id() is None:
             return
         loaded = ws.loaded()
-        store = loaded.store
-        entities = store.entities()
-        for entity_type, n in Counter(e.type for e in entities).items():
-            self.entities.labels(entity_type).set(n)
-        self.relationships.set(len(store.relationships()))
-        self.communities.set(len(store.communities()))
-        docs = {d for e in entities for d in e.doc_ids}
-        all_docs = {c.doc_id for c in store.chunks()}
-        self.coverage.set(len(docs & all_docs) / len(all_docs) if all_docs else 0.0)
+        if loaded.run.run_id != self._structure_of:
+            self._structure(loaded.store)
+            self._structure_of = loaded.run.run_id
         from graphgate.gates.runner import stored_gates
 
         stored = stored_gates(loaded.run) or {}
@@ -84,3 +81,14 @@ class ServerMetrics:
             self.llm_calls.set(usage["calls"])
             self.llm_tokens.labels("prompt").set(usage["prompt_tokens"])
             self.llm_tokens.labels("completion").set(usage["completion_tokens"])
+
+    def _structure(self, store: GraphStore) -> None:
+        entities = store.entities()
+        self.entities.clear()
+        for entity_type, n in Counter(e.type for e in entities).items():
+            self.entities.labels(entity_type).set(n)
+        self.relationships.set(len(store.relationships()))
+        self.communities.set(len(store.communities()))
+        docs = {d for e in entities for d in e.doc_ids}
+        all_docs = {c.doc_id for c in store.chunks()}
+        self.coverage.set(len(docs & all_docs) / len(all_docs) if all_docs else 0.0)

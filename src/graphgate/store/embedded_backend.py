@@ -13,6 +13,7 @@ from graphgate.core.runs import Run
 from graphgate.store.base import BuiltAhead, GraphStore, StoreParent
 from graphgate.store.build import write_store
 from graphgate.store.embedded import open_embedded_store
+from graphgate.store.read_tables import write_read_tables
 
 
 class EmbeddedBackend:
@@ -32,14 +33,17 @@ class EmbeddedBackend:
         parent: StoreParent | None,
         built_ahead: BuiltAhead,
     ) -> dict[str, int]:
-        """Always the whole graph: a LadybugDB folder is written faster than it is copied."""
-        return write_store(
+        """Always the whole graph: a LadybugDB folder is written faster than it is copied.
+        Then the read model's tables, so the first query does not wait for them."""
+        counts = write_store(
             run.store_dir,
             tables,
             settings.vectors.exact_below,
             settings.chunk.context_fields,
             built_ahead,
         )
+        write_read_tables(run)
+        return counts
 
     def open(self, run: Run, record: StoreRecord, settings: Settings) -> GraphStore:
         return open_embedded_store(run, settings.vectors.exact_below, settings.chunk.context_fields)
