@@ -28,13 +28,15 @@ def evaluate_current_run(
     progress: Callable[[EvalRecord], None] | None = None,
 ) -> EvalOutcome:
     chosen = parse_modes(modes)
-    loaded = ws.loaded()  # raises when there is no index, or on an embedding mismatch
-    store = loaded.store
-    check_graph(chosen, loaded.run.run_id, len(store.entities()), len(store.relationships()))
-    # One loaded run for every mode; unknown modes fail before a case.
-    retrievers = {m: ws.retriever(m, loaded) for m in chosen}
-    generator, judge = ws.answerer(), ws.judge()
     with contextlib.ExitStack() as stack:
+        # One loaded run for every mode, open until the last case even if another run becomes
+        # current meanwhile; raises when there is no index, or on an embedding mismatch.
+        loaded = stack.enter_context(ws.holding())
+        counts = loaded.store.counts()
+        check_graph(chosen, loaded.run.run_id, counts.get("Entity", 0), counts.get("RELATED", 0))
+        # Unknown modes fail before a case.
+        retrievers = {m: ws.retriever(m, loaded) for m in chosen}
+        generator, judge = ws.answerer(), ws.judge()
         spent = (
             stack.enter_context(ws.llm_client().scope())
             if ws.parts.uses_llm_for_answers()

@@ -5,6 +5,7 @@ seconds, and most commands need only some) and all are closed together."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -51,12 +52,15 @@ class WorkspaceParts:
         self._cache: ContentCache | None = None
         self._gates_process: BackgroundProcess | None = None
         self._executor: Executor | None = None
+        # Queries on several threads ask for the parts they use at once: one of each is made.
+        self._making = threading.RLock()
 
     @property
     def embedder(self) -> Embedder:
-        if self._embedder is None:
-            self._embedder = build_embedder(self.settings.embed)
-        return self._embedder
+        with self._making:
+            if self._embedder is None:
+                self._embedder = build_embedder(self.settings.embed)
+            return self._embedder
 
     @property
     def extractor(self) -> Extractor:
@@ -82,13 +86,14 @@ class WorkspaceParts:
 
     def llm_client(self) -> LLMClient:
         """The configured model with this workspace's response cache (``llm.cache``)."""
-        if self._llm is None:
-            self._llm = LLMClient(
-                build_llm(self.settings.llm),
-                self.settings.llm,
-                ResponseCache(self.path / LLM_CACHE),
-            )
-        return self._llm
+        with self._making:
+            if self._llm is None:
+                self._llm = LLMClient(
+                    build_llm(self.settings.llm),
+                    self.settings.llm,
+                    ResponseCache(self.path / LLM_CACHE),
+                )
+            return self._llm
 
     def content_cache(self) -> ContentCache:
         """Embeddings and offline extractions by content, shared by this workspace's runs."""
@@ -118,15 +123,16 @@ class WorkspaceParts:
             from graphgate.query.answer_llm import LLMAnswerer
 
             return LLMAnswerer(self.llm_client())
-        if self.settings.query.short_answers and self._reader is None:
-            model = self.settings.extract.spacy_model
-            self._reader = Reader(
-                lambda: load_spacy(model, "the offline reader"),
-                self.settings.query.reader_min_support,
-                self.settings.query.reader_side_similarity,
-                lambda: self.embedder,
-                self.settings.query.reader_min_margin,
-            )
+        with self._making:
+            if self.settings.query.short_answers and self._reader is None:
+                model = self.settings.extract.spacy_model
+                self._reader = Reader(
+                    lambda: load_spacy(model, "the offline reader"),
+                    self.settings.query.reader_min_support,
+                    self.settings.query.reader_side_similarity,
+                    lambda: self.embedder,
+                    self.settings.query.reader_min_margin,
+                )
         return ExtractiveAnswerer(self.settings.query.answer_sentences, self._reader)
 
     def judge(self) -> Judge:

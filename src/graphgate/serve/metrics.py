@@ -67,13 +67,14 @@ class ServerMetrics:
         structure once per run: it reads every record of the graph)."""
         if ws.runs.current_id() is None:
             return
-        loaded = ws.loaded()
-        if loaded.run.run_id != self._structure_of:
-            self._structure(loaded.store)
-            self._structure_of = loaded.run.run_id
+        with ws.holding() as loaded:
+            if loaded.run.run_id != self._structure_of:
+                self._structure(loaded.store)
+                self._structure_of = loaded.run.run_id
+            run = loaded.run
         from graphgate.gates.runner import stored_gates
 
-        stored = stored_gates(loaded.run) or {}
+        stored = stored_gates(run) or {}
         for gate in stored.get("gates", []):
             self.gate.labels(gate["gate"]).set(VERDICT_VALUE[gate["verdict"]])
         usage = ws.llm_usage()

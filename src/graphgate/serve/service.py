@@ -1,10 +1,13 @@
 """The state a server shares between requests: one workspace, one writer, background jobs.
 
-Queries are serialised on one lock (the search libraries are not documented as thread-safe);
-writes (add, delete, re-index) are applied by one background thread in the order they were
-accepted, each into a new run under the workspace's write lock (so a CLI writer or another
-server process sharing the workspace is waited for, never overwritten), and queries keep
-answering from the current run until the new one is complete and becomes current.
+Queries run side by side, each on the run that was current when it started (the workspace
+keeps a replaced run open until its last query ends; the graph database gives each thread its
+own connection); the rarer reads that build whole views (gates, the browse views, metrics,
+evaluations) take turns on one lock. Writes (add, delete, re-index) are applied by one
+background thread in the order they were accepted, each into a new run under the workspace's
+write lock (so a CLI writer or another server process sharing the workspace is waited for,
+never overwritten), and queries keep answering from the current run until the new one is
+complete and becomes current.
 
 Every transport calls the operations here after :meth:`Service.authorize`; paths a client names
 are checked against ``serve.allowed_paths`` here, once, for HTTP and MCP alike.
@@ -85,13 +88,17 @@ class Service:
         self.workspace = workspace
         self.ws = Workspace(workspace, **overrides)
         serve = self.ws.settings.serve
+        # This workspace only answers (writes go through a workspace of their own): its
+        # embedder is built on the first query, with the server's thread count.
+        self.ws.settings.embed.threads = serve.embed_threads
         self.settings = serve
         self.auth = Authenticator(
             write_token or (serve.write_token.get_secret_value() if serve.write_token else None),
             read_token or (serve.read_token.get_secret_value() if serve.read_token else None),
             serve.metrics_public,
         )
-        self.query_lock = threading.Lock()
+        # Gates, browse views, metrics and evaluations: whole-run reads, one at a time.
+        self.views_lock = threading.Lock()
         # Writes accepted and not yet finished, with their tickets, applied in order by one
         # thread (the tickets order them with other processes' writes).
         self._writes: queue.Queue[tuple[Job, int, WriteWork]] = queue.Queue()
@@ -124,13 +131,11 @@ class Service:
         check_mode(mode)
         check_top_k(top_k)
         time_of(question, as_of)
-        with self.query_lock:
-            return self.ws.query(question, mode, top_k, as_of).to_dict()
+        return self.ws.query(question, mode, top_k, as_of).to_dict()
 
     def explore(self, view: Callable[[Explorer], T]) -> T:
         """One view of the current run (the explorer's lists are kept until the run changes)."""
-        with self.query_lock:
-            loaded = self.ws.loaded()
+        with self.views_lock, self.ws.holding() as loaded:
             if self._explorer is None or self._explorer.loaded is not loaded:
                 self._explorer = Explorer(loaded)
             return view(self._explorer)
@@ -143,14 +148,11 @@ class Service:
                 "set serve.cypher = true in graphgate.toml (it needs the write token)",
             )
         check_unicode(query, "the query")
-        with self.query_lock:
-            out = self.ws.cypher(query, params).to_dict()
-        return out
+        return self.ws.cypher(query, params).to_dict()
 
     def status(self) -> dict[str, Any]:
         """The workspace status without the server's file-system layout."""
-        with self.query_lock:
-            status = self.ws.status().to_dict()
+        status = self.ws.status().to_dict()
         status["workspace"] = self.workspace.name
         # Where the files and the database server are is the operator's business, not a client's.
         status["store"] = {k: v for k, v in status["store"].items() if k not in {"path", "url"}}
@@ -291,8 +293,7 @@ class Service:
         for doc_id in doc_ids:
             check_unicode(doc_id, "the document id")
         if not self._pending:
-            with self.query_lock:
-                current = self.ws.loaded().run
+            current = self.ws.runs.current()
             without_documents(from_table(current.read_artifact("documents"), Document), doc_ids)
 
         def work(job: Job, writer: Workspace) -> dict[str, Any]:
@@ -319,7 +320,7 @@ class Service:
                 job.progress["cases"] = job.progress.get("cases", 0) + 1
                 self.jobs.save(job)
 
-            with self.query_lock:
+            with self.views_lock:
                 run = self.ws.loaded().run
                 out = run.eval_dir(job.id)
                 outcome = self.ws.evaluate(path, chosen, out, progress=count)

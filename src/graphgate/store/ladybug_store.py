@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,10 @@ class LadybugGraphStore:
         self.folder = folder
         self.read_only = read_only
         self._db: Any = None
-        self._conn: Any = None
+        self._conn: Any = None  # the writer's
+        self._readers: list[Any] = []  # a read-only store's, one per thread that queried
+        self._local = threading.local()
+        self._opening = threading.Lock()
         self._vectors: dict[str, VectorIndex] = {}
         self._texts: dict[str, TextIndex] = {}
         self._empty: set[str] = set()  # tables known empty without asking (a new database)
@@ -38,7 +42,29 @@ class LadybugGraphStore:
         return self.folder / "graph.lbug"
 
     def connection(self) -> Any:
-        if self._conn is None:
+        """The writer's one connection; for a read-only store, each thread's own (a
+        connection is not safe to share between threads; the database is, so queries run
+        side by side)."""
+        if not self.read_only:
+            if self._conn is None:
+                import ladybug
+
+                self._conn = ladybug.Connection(self._database())
+                for statement in SCHEMA:
+                    self._conn.execute(statement)
+            return self._conn
+        found = getattr(self._local, "connection", None)
+        if found is None:
+            import ladybug
+
+            with self._opening:
+                found = ladybug.Connection(self._database())
+                self._readers.append(found)
+            self._local.connection = found
+        return found
+
+    def _database(self) -> Any:
+        if self._db is None:
             import ladybug
 
             if self.read_only and not self.path.exists():
@@ -51,21 +77,22 @@ class LadybugGraphStore:
             self._db = ladybug.Database(
                 str(self.path), read_only=self.read_only, auto_checkpoint=self.read_only
             )
-            self._conn = ladybug.Connection(self._db)
-            if not self.read_only:
-                for statement in SCHEMA:
-                    self._conn.execute(statement)
-        return self._conn
+        return self._db
 
     def close(self) -> None:
-        if self._conn is not None:
-            try:
-                if not self.read_only:
-                    self._conn.execute("CHECKPOINT")  # the file holds everything; no log remains
-            finally:
-                self._conn.close()
-                self._db.close()
-        self._conn = self._db = None
+        try:
+            if self._conn is not None and not self.read_only:
+                self._conn.execute("CHECKPOINT")  # the file holds everything; no log remains
+        finally:
+            with self._opening:
+                for connection in [self._conn, *self._readers]:
+                    if connection is not None:
+                        connection.close()
+                if self._db is not None:
+                    self._db.close()
+                self._conn = self._db = None
+                self._readers = []
+                self._local = threading.local()
         self._empty = set()
 
     def attach_vector_index(self, kind: SearchKind, index: VectorIndex) -> None:

@@ -1,0 +1,137 @@
+"""Queries answered side by side over real loopback HTTP while a new run becomes current: every
+answer is the single-threaded answer of the run it names, and no request fails."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from graphgate import Workspace
+from tests.serving import running_server, wait_for_job
+
+TOKEN = "concurrent-writer"
+QUESTIONS = (
+    "Who does Bob Cratchit work for?",
+    "Who is Fred Holywell?",
+    "Where does Bob Cratchit live?",
+    "Who was the partner of Ebenezer Scrooge?",
+    "Whom did Belle Fairfax marry?",
+    "How much does Scrooge pay his clerk?",
+)
+MODES = ("vector", "local", "hybrid", "global")
+ADDED = {
+    "id": "belle.txt",
+    "text": "Belle Fairfax was engaged to Ebenezer Scrooge. Belle Fairfax married a merchant "
+    "of Bristol, and Bob Cratchit once carried her letters in London.",
+}
+
+
+def _answers(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    """Every (question, mode) of the current run, one at a time, as the server gives them."""
+    found = {}
+    with Workspace(path) as ws:
+        for question in QUESTIONS:
+            for mode in MODES:
+                answer = ws.query(question, mode).to_dict()
+                answer.pop("timings_ms")
+                found[(question, mode)] = answer
+    return found
+
+
+def test_many_threads_while_a_new_run_becomes_current(
+    small_workspace_path: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "ws"
+    shutil.copytree(small_workspace_path, path)
+    expected = {(path / "CURRENT").read_text(): _answers(path)}
+    answered: list[tuple[str, str, dict[str, Any]]] = []
+    failed: list[str] = []
+    stop = threading.Event()
+
+    def ask(worker: int) -> None:
+        with httpx.Client(timeout=120) as client:
+            n = worker
+            while not stop.is_set():
+                question, mode = QUESTIONS[n % len(QUESTIONS)], MODES[(n // 3) % len(MODES)]
+                reply = client.post(f"{base}/query", json={"question": question, "mode": mode})
+                if reply.status_code == 200:
+                    answered.append((question, mode, reply.json()))
+                else:
+                    failed.append(f"{reply.status_code} {reply.text[:200]}")
+                n += 1
+
+    with running_server(path, write_token=TOKEN) as (base, _):
+        threads = [threading.Thread(target=ask, args=(i,)) for i in range(6)]
+        for thread in threads:
+            thread.start()
+        try:
+            while len(answered) < 12:
+                time.sleep(0.05)
+            job = httpx.post(
+                f"{base}/documents",
+                json={"documents": [ADDED]},
+                headers={"Authorization": f"Bearer {TOKEN}"},
+                timeout=60,
+            ).json()
+            second = wait_for_job(base, job["job"])["result"]["run_id"]
+            deadline = time.time() + 120
+            while sum(a["run_id"] == second for _, _, a in answered) < 12:
+                assert time.time() < deadline, "no answers from the new run"
+                time.sleep(0.05)
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join()
+    expected[second] = _answers(path)
+    assert failed == []
+    runs = {a["run_id"] for _, _, a in answered}
+    assert runs == set(expected) and len(runs) == 2
+    for question, mode, answer in answered:
+        answer.pop("timings_ms")
+        assert answer == expected[answer["run_id"]][(question, mode)], (question, mode)
+
+
+def test_a_replaced_run_stays_open_until_its_last_query_ends(small_workspace: Workspace) -> None:
+    closed: list[str] = []
+    with small_workspace.holding() as first:
+        first_close = first.store.close
+        first.store.close = lambda: closed.append(first.run.run_id) or first_close()  # type: ignore[method-assign]
+        with small_workspace.holding() as again:
+            assert again is first and first.holders == 2
+        with Workspace(small_workspace.path) as writer:
+            writer.add_documents([ADDED])
+        second = small_workspace.loaded()  # the new run: the held one is retired, not closed
+        assert second is not first and second.run.run_id != first.run.run_id
+        assert first.retired and closed == []
+        assert first.store.counts()["Document"] == 3
+    assert closed == [first.run.run_id] and first.holders == 0
+    # A run nobody holds is closed as soon as it is replaced.
+    with Workspace(small_workspace.path) as writer:
+        writer.delete(["belle.txt"])
+    second_close = second.store.close
+    second.store.close = lambda: closed.append(second.run.run_id) or second_close()  # type: ignore[method-assign]
+    third = small_workspace.loaded()
+    assert third.run.run_id not in {first.run.run_id, second.run.run_id}
+    assert closed == [first.run.run_id, second.run.run_id]
+
+
+def test_the_servers_query_embedder_has_the_servers_threads(
+    small_workspace_path: Path, tmp_path: Path
+) -> None:
+    from graphgate.serve.service import Service
+
+    path = tmp_path / "ws"
+    shutil.copytree(small_workspace_path, path)
+    for overrides, threads in (({}, 1), ({"serve": {"embed_threads": 3}}, 3)):
+        service = Service(path, embed={"threads": 2}, **overrides)
+        try:
+            assert service.ws.embedder.settings.threads == threads  # type: ignore[attr-defined]
+        finally:
+            service.close()
+    with Workspace(path, embed={"threads": 2}) as ws:  # indexing keeps embed.threads
+        assert ws.embedder.settings.threads == 2  # type: ignore[attr-defined]
