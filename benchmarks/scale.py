@@ -34,11 +34,12 @@ import random
 import re
 import resource
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from child_json import run_child
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CORPORA = [
@@ -144,17 +145,9 @@ def query_once(corpus: Path, workspace: Path, count: int = 40) -> None:
 
 
 def measure_queries(corpus: Path, workspace: Path, env: dict[str, str]) -> dict[str, float]:
-    done = subprocess.run(
-        [sys.executable, __file__, "_query", str(corpus), str(workspace)],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
+    return run_child(
+        __file__, ["_query", str(corpus), str(workspace)], env, f"querying {workspace}"
     )
-    if done.returncode != 0:
-        raise SystemExit(f"querying {workspace} failed:\n{done.stderr[-3000:]}")
-    found: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
-    return found
 
 
 def measure(
@@ -172,21 +165,16 @@ def measure(
         server.start()
     try:
         url = server.url if server is not None else "-"
-        done = subprocess.run(
-            [sys.executable, __file__, "_one", str(corpus), str(workspace), executor, url],
-            capture_output=True,
-            text=True,
-            env=env,
-            check=False,
+        result: dict[str, object] = run_child(
+            __file__,
+            ["_one", str(corpus), str(workspace), executor, url],
+            env,
+            f"indexing {corpus} with {executor}",
         )
-        server_mb = _peak_mb(server.process.pid) if server and server.process else 0.0
+        result["server_rss_mb"] = _peak_mb(server.process.pid) if server and server.process else 0.0
     finally:
         if server is not None:
             server.stop()
-    if done.returncode != 0:
-        raise SystemExit(f"indexing {corpus} with {executor} failed:\n{done.stderr[-3000:]}")
-    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
-    result["server_rss_mb"] = server_mb
     # A fresh process serving the index: what the read model holds (the embedded store's;
     # a FalkorDB index is served by its server, stopped by now).
     result["query"] = measure_queries(corpus, workspace, env) if backend == "embedded" else {}

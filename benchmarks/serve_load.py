@@ -41,6 +41,7 @@ from pathlib import Path
 import httpx
 import numpy as np
 import pyarrow.parquet as pq
+from child_json import run_child
 
 from graphgate.core.inputs import read_questions
 
@@ -244,17 +245,8 @@ def in_process(workspace: Path, questions_file: Path, modes: list[str]) -> None:
 def measure_in_process(
     workspace: Path, questions: Path, modes: str, env: dict[str, str]
 ) -> dict[str, float]:
-    done = subprocess.run(
-        [sys.executable, __file__, "_in_process", str(workspace), str(questions), modes],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"in-process queries failed:\n{done.stderr[-3000:]}")
-    found: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
-    return found
+    args = ["_in_process", str(workspace), str(questions), modes]
+    return run_child(__file__, args, env, "in-process queries")
 
 
 def main() -> None:

@@ -4,6 +4,7 @@ run's tables say, and the files are written once, by one writer, or not at all."
 from __future__ import annotations
 
 import random
+import shutil
 import threading
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from graphgate import Workspace
 from graphgate.core.config import Settings
 from graphgate.core.manifest import StoreRecord
-from graphgate.core.runs import RunRegistry
+from graphgate.core.runs import Run, RunRegistry
 from graphgate.core.types import Chunk, Community, CommunityReport, Entity, Relationship, from_table
 from graphgate.store import read_tables as read_tables_module
 from graphgate.store.embedded_backend import EmbeddedBackend
@@ -63,27 +64,26 @@ def _answers(ws: Workspace) -> list[dict[str, object]]:
     return found
 
 
+def _without_read_tables(ws: Workspace) -> Run:
+    """The current run as a run indexed before the read tables existed (``ws`` closed)."""
+    run = ws.runs.current()
+    ws.close()
+    shutil.rmtree(run.store_dir / READ_DIR)
+    return run
+
+
 def test_a_run_indexed_without_them_writes_them_when_opened(small_workspace: Workspace) -> None:
-    run = small_workspace.runs.current()
-    folder = run.store_dir / READ_DIR
+    folder = small_workspace.runs.current().store_dir / READ_DIR
     assert sorted(p.name for p in folder.iterdir()) == sorted(f"{n}.arrow" for n in READ_TABLES)
     before = _answers(small_workspace)
-    small_workspace.close()
-    for path in folder.iterdir():
-        path.unlink()
-    folder.rmdir()
+    _without_read_tables(small_workspace)
     with Workspace(small_workspace.path) as ws:
         assert _answers(ws) == before
     assert folder.is_dir()
 
 
 def test_writers_at_once_leave_one_complete_folder(small_workspace: Workspace) -> None:
-    run = small_workspace.runs.current()
-    small_workspace.close()
-    folder = run.store_dir / READ_DIR
-    for path in folder.iterdir():
-        path.unlink()
-    folder.rmdir()
+    run = _without_read_tables(small_workspace)
     start = threading.Barrier(6)
     results: list[dict[str, int]] = []
     errors: list[BaseException] = []
@@ -111,12 +111,8 @@ def test_a_folder_that_cannot_be_written_is_read_into_memory(
     small_workspace: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = _answers(small_workspace)
-    run = small_workspace.runs.current()
-    small_workspace.close()
+    run = _without_read_tables(small_workspace)
     folder = run.store_dir / READ_DIR
-    for path in folder.iterdir():
-        path.unlink()
-    folder.rmdir()
 
     def refuse(**_: object) -> str:
         raise PermissionError(13, "Permission denied", str(run.store_dir))

@@ -50,8 +50,8 @@ def _non_null_reader(array: pa.Array) -> ValueReader:
         return _list_reader(array)
     if pa.types.is_int64(kind) or pa.types.is_int32(kind) or pa.types.is_float64(kind):
         code = {"int64": "q", "int32": "i", "double": "d"}[str(kind)]
-        numbers = _buffer_view(array.fill_null(0) if array.null_count else array, 1, code)
-        return numbers.__getitem__
+        numbers = array.fill_null(0) if array.null_count else array
+        return _typed_view(numbers.buffers()[1], code, numbers.offset, len(numbers)).__getitem__
     if pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_boolean(kind):
         values = array.fill_null(False if pa.types.is_boolean(kind) else 0).to_numpy(
             zero_copy_only=False
@@ -68,31 +68,21 @@ def _non_null_reader(array: pa.Array) -> ValueReader:
     return read_any
 
 
-def _buffer_view(array: pa.Array, buffer: int, code: str) -> memoryview:
-    """One of ``array``'s buffers as typed values from its first row (a view, not a copy);
-    a ``memoryview`` is indexed an order of magnitude faster than a NumPy array."""
-    view: memoryview = memoryview(array.buffers()[buffer]).cast(code)  # type: ignore[call-overload]
-    end = array.offset + len(array) + (1 if buffer == 1 and _has_offsets(array) else 0)
-    return view[array.offset : end]
+def _typed_view(buffer: pa.Buffer, code: str, start: int, count: int) -> memoryview:
+    """``count`` values of a buffer from ``start``, typed (a view, not a copy): a
+    ``memoryview`` is indexed an order of magnitude faster than a NumPy array."""
+    view: memoryview = memoryview(buffer).cast(code)  # type: ignore[call-overload]
+    return view[start : start + count]
 
 
-def _has_offsets(array: pa.Array) -> bool:
-    kind = array.type
-    return bool(
-        pa.types.is_string(kind)
-        or pa.types.is_large_string(kind)
-        or pa.types.is_list(kind)
-        or pa.types.is_large_list(kind)
-    )
-
-
-def _offset_code(array: pa.Array) -> str:
-    kind = array.type
-    return "q" if pa.types.is_large_string(kind) or pa.types.is_large_list(kind) else "i"
+def _offsets(array: pa.Array) -> memoryview:
+    """Where each row's values (a string's bytes, a list's items) begin, and the last ends."""
+    large = pa.types.is_large_string(array.type) or pa.types.is_large_list(array.type)
+    return _typed_view(array.buffers()[1], "q" if large else "i", array.offset, len(array) + 1)
 
 
 def _string_reader(array: pa.Array) -> ValueReader:
-    offsets = _buffer_view(array, 1, _offset_code(array))
+    offsets = _offsets(array)
     data = array.buffers()[2]
     text = memoryview(data) if data is not None else memoryview(b"")
 
@@ -103,21 +93,9 @@ def _string_reader(array: pa.Array) -> ValueReader:
 
 
 def _list_reader(array: pa.Array) -> ValueReader:
-    offsets = _buffer_view(array, 1, _offset_code(array))
-    values = array.values
-    if values.null_count == 0 and pa.types.is_string(values.type):
-        inner = _buffer_view(values, 1, "i")
-        data = values.buffers()[2]
-        text = memoryview(data) if data is not None else memoryview(b"")
-
-        def read_strings(row: int) -> list[str]:
-            return [
-                str(text[inner[i] : inner[i + 1]], "utf-8")
-                for i in range(offsets[row], offsets[row + 1])
-            ]
-
-        return read_strings
-    child = value_reader(values)
+    # The offsets index the whole child array (``values`` ignores a slice's offset).
+    offsets = _offsets(array)
+    child = value_reader(array.values)
 
     def read_list(row: int) -> list[Any]:
         return [child(i) for i in range(offsets[row], offsets[row + 1])]
