@@ -1,7 +1,7 @@
 """Retrieval against the baselines, on one corpus, in one run.
 
     .venv/bin/python benchmarks/retrieval.py CORPUS TESTSET [--workspace WS] [--modes ...]
-                                             [--unit doc|evidence]
+                                             [--unit doc|evidence] [--query KEY=VALUE ...]
 
 Baselines rank whole documents by their title + text: BM25 (bm25s, Okapi), dense (the
 configured embedder, cosine) and their reciprocal-rank fusion. Each graphgate mode ranks the
@@ -9,7 +9,8 @@ documents of the chunks it retrieves. Printed per question type (the dataset's o
 the test set keeps it as ``source_type``) and overall: doc recall@2/5/10, all@5 (every gold
 document in the top 5) and retrieval latency p50/p95. Cases without gold documents
 (unanswerable) are left out of recall. The index is built in WS (or a temporary folder) unless
-WS already has a current run.
+WS already has a current run. ``--query`` sets a query setting for the graphgate modes (an
+ablation: ``--query walk_passage_seeds=0``); values are read as JSON, else as text.
 
 ``--unit evidence`` is for corpora of one long document (the GraphRAG-Bench novel), where
 document recall is always 1: every method ranks chunks (the baselines the run's own chunks,
@@ -21,6 +22,7 @@ key facts found in the top k chunks; a fact is found in a chunk that holds at le
 from __future__ import annotations
 
 import argparse
+import json
 import tempfile
 import time
 from collections import defaultdict
@@ -160,6 +162,17 @@ def measure(rankers: dict[str, Ranker], cases: Sequence[TestCase], scorer: Score
             )
 
 
+def _settings(pairs: Sequence[str]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for pair in pairs:
+        key, _, text = pair.partition("=")
+        try:
+            out[key] = json.loads(text)
+        except json.JSONDecodeError:
+            out[key] = text
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("corpus", type=Path)
@@ -167,9 +180,10 @@ def main() -> None:
     parser.add_argument("--workspace", type=Path)
     parser.add_argument("--modes", default="vector,local,graph,hybrid")
     parser.add_argument("--unit", choices=("doc", "evidence"), default="doc")
+    parser.add_argument("--query", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args()
     folder = args.workspace or Path(tempfile.mkdtemp(prefix="gg-retrieval-"))
-    with Workspace(folder) as ws:
+    with Workspace(folder, query=_settings(args.query)) as ws:
         if ws.runs.current_id() is None:
             started = time.perf_counter()
             ws.index(args.corpus)

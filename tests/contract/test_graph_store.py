@@ -129,6 +129,11 @@ def test_projection_covers_every_entity_and_edge(store: GraphStore) -> None:
     nodes = set(projection.node_ids)
     assert set(projection.source_ids) <= nodes and set(projection.target_ids) <= nodes
     assert all(w > 0 for w in projection.weights)
+    # The passages of graph mode's walk: every chunk, and each entity's chunks as mentions.
+    assert projection.chunk_ids == sorted(c.id for c in store.chunks())
+    mentions = sorted(zip(projection.mention_entity_ids, projection.mention_chunk_ids, strict=True))
+    assert mentions == sorted((e.id, c) for e in store.entities() for c in e.chunk_ids)
+    assert mentions
 
 
 def test_chunks_their_entities_and_entity_pages(store: GraphStore) -> None:

@@ -209,11 +209,15 @@ class ToyGraphStore:
 
     def projection(self) -> ProjectionEdges:
         rels = self._relationships
+        mentions = sorted((e.id, c) for e in self._entities.values() for c in e.chunk_ids)
         return ProjectionEdges(
             sorted(self._entities),
             [r.source_id for r in rels],
             [r.target_id for r in rels],
             [r.weight for r in rels],
+            sorted(self._chunks),
+            [e for e, _ in mentions],
+            [c for _, c in mentions],
         )
 
     # -- chunks and documents ----------------------------------------------------------------

@@ -13,6 +13,7 @@ from graphgate.core.modes import LLM_MODES
 from graphgate.core.types import Community, from_table
 from graphgate.index.communities import stability, undirected_edges
 from graphgate.query.hybrid import HybridRetriever
+from graphgate.query.modes import build_retriever
 from graphgate.query.question import read_question
 
 
@@ -97,16 +98,22 @@ def test_global_mode_cites_communities_and_their_chunks(demo_workspace: Workspac
     assert "communities" in answer.to_dict() and answer.to_dict()["communities"]
 
 
-def test_graph_mode_never_embeds(
+def test_graph_mode_without_dense_seeds_never_embeds(
     demo_workspace: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
-        raise AssertionError("graph mode must not use vectors")
+        raise AssertionError("graph mode without dense seeds must not use vectors")
 
-    retriever = demo_workspace.retriever("graph")
-    monkeypatch.setattr(demo_workspace.loaded().embedder, "embed", refuse)
+    loaded = demo_workspace.loaded()
+    settings = demo_workspace.settings.query.model_copy(update={"walk_passage_seeds": 0})
+    retriever = build_retriever("graph", loaded, settings)
+    monkeypatch.setattr(loaded.embedder, "embed", refuse)
     result = retriever.retrieve("Who is Bob Cratchit's employer?")
     assert result.mode == "graph" and result.chunks and result.entities
+    with pytest.raises(AssertionError, match="dense seeds"):  # the default walk embeds
+        build_retriever("graph", loaded, demo_workspace.settings.query).retrieve(
+            "Who employs the clerk?"
+        )
 
 
 def test_status_reports_community_levels(demo_workspace: Workspace) -> None:

@@ -187,6 +187,13 @@ class ResolveSettings(Section):
     use_embeddings: bool = Field(
         True, description="Merge by embeddings too (else by normalised names only)."
     )
+    synonym_cosine: float = Field(
+        0.85,
+        gt=0.0,
+        description="Entities of one kind that were not merged but whose name vectors are at "
+        "least this close, and whose names may corefer, are recorded as synonyms "
+        "(`entity_synonyms`): graph mode walks between them. Above 1: none.",
+    )
 
 
 class CommunitySettings(Section):

@@ -81,6 +81,39 @@ class QuerySettings(Section):
         description="Local mode: a chunk's score is its walk mass (scaled to 1) plus this "
         "times its cosine to the question (swept on HotpotQA: README).",
     )
+    walk_passage_nodes: bool = Field(
+        True,
+        description="Graph mode walks passages as nodes beside entities and rank "
+        "passages by the walk's mass (HippoRAG 2); off, they walk entities only and read "
+        "passages off the entities reached, as local mode does.",
+    )
+    walk_damping: float = Field(
+        0.3,
+        gt=0.0,
+        lt=1.0,
+        description="Graph mode: the chance the walk over passages and entities "
+        "goes on at each step rather than restart at the seeds (swept: README).",
+    )
+    walk_passage_seeds: int = Field(
+        20,
+        ge=0,
+        description="Graph mode: the nearest passages by the question's vector that "
+        "also seed the walk, each weighted by its cosine (0: only the linked entities do).",
+    )
+    walk_passage_weight: float = Field(
+        1.0,
+        ge=0.0,
+        description="Graph mode: the share of the walk's restart given to the dense "
+        "passage seeds, against the linked entities' share (swept: README).",
+    )
+    walk_synonym_weight: float = Field(
+        1.0,
+        ge=0.0,
+        description="Graph mode: a synonym edge's weight is this times its cosine "
+        "(0: no synonym edges); a relation's is the log of one plus its count, a mention's one "
+        "over its entity's passage count. Synonyms are found at indexing "
+        "(`resolve.synonym_cosine`).",
+    )
     answer_sentences: int = Field(
         3, ge=1, description="Sentences of an offline (extractive) answer."
     )

@@ -14,7 +14,8 @@ QUERY_MODES: dict[str, str] = {
     "vector": "dense similarity over chunks only (the baseline)",
     "local": "entities named in the question seed a personalised PageRank walk; chunks by walk "
     "mass and dense similarity",
-    "graph": "local without vectors: the graph alone",
+    "graph": "one walk over passages and entities, from the entities the question names and "
+    "the nearest passages; passages by walk mass",
     "hybrid": "local's best chunks, entity pages they link to, then local and vector fused by "
     "reciprocal rank",
     "global": "map-reduce over community reports",

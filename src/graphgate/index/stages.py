@@ -45,6 +45,7 @@ from graphgate.index.pipeline import IndexContext, Pipeline, Stage, StageOutput
 from graphgate.index.resolve import EDGES_VERSION, EntityResolver, relationships_of
 from graphgate.index.resolve_update import ParentEdges, changed_chunks, combined, update_edges
 from graphgate.index.summarize import CommunitySummarizer, Summarizer
+from graphgate.index.synonyms import synonym_edges, synonyms_table
 from graphgate.index.truth import (
     attribute_statements,
     find_conflicts,
@@ -251,6 +252,29 @@ def embed_entities_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> S
     )
 
 
+def synonyms_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
+    """Entities resolution kept apart whose names embed alike and may corefer
+    (index/synonyms.py): graph mode's walk joins them."""
+    ids, matrix = vectors_from_table(tables["entity_name_vectors"])
+    entities = tables["entities"].select(["id", "name", "type"])
+    row = {eid: i for i, eid in enumerate(entities["id"].to_pylist())}
+    names, types = entities["name"].to_pylist(), entities["type"].to_pylist()
+    keep = [i for i, eid in enumerate(ids) if eid in row]
+    cosine = ctx.settings.resolve.synonym_cosine
+    edges = (
+        synonym_edges(
+            [ids[i] for i in keep],
+            [names[row[ids[i]]] for i in keep],
+            [types[row[ids[i]]] for i in keep],
+            matrix[keep],
+            cosine,
+        )
+        if cosine <= 1.0 and keep
+        else []
+    )
+    return StageOutput({"entity_synonyms": synonyms_table(edges)}, {"synonyms": len(edges)})
+
+
 def communities_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
     relationships = tables["relationships"]
     edges = undirected_edges(
@@ -345,6 +369,9 @@ _EMBED_ENTITIES = Stage(
     ("entity_vectors", "entity_name_vectors"),
     embed_entities_stage,
 )
+_SYNONYMS = Stage(
+    "synonyms", ("entities", "entity_name_vectors"), ("entity_synonyms",), synonyms_stage
+)
 _CONFLICTS = Stage(
     "conflicts", ("chunks", "entities", "relationships"), ("conflicts",), conflicts_stage
 )
@@ -382,6 +409,7 @@ PIPELINES: dict[str, Pipeline] = {
             _EMBED_CHUNKS,
             _RESOLVE,
             _EMBED_ENTITIES,  # before conflicts: the gate worker starts its work after it
+            _SYNONYMS,
             _CONFLICTS,
             _COMMUNITIES,
             _SUMMARIZE,

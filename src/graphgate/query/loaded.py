@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 from graphgate.core.config import QuerySettings, TruthSettings
@@ -13,6 +14,7 @@ from graphgate.embed.base import Embedder
 from graphgate.llm.client import LLMClient
 from graphgate.query.held import HeldFacts
 from graphgate.query.linking import EntityLinker
+from graphgate.query.passage_graph import PassageGraph, run_synonyms
 from graphgate.query.projection import GraphProjection
 from graphgate.store.base import GraphStore
 
@@ -28,6 +30,8 @@ class LoadedIndex:
     families: FamilyMatcher = field(default_factory=lambda: family_matcher(TruthSettings()))
     _layouts: dict[str, Layout] | None = field(default=None, init=False, repr=False)
     _held: HeldFacts | None = field(default=None, init=False, repr=False)
+    _passage_graphs: dict[float, PassageGraph] = field(default_factory=dict, init=False, repr=False)
+    _passage_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
     # Queries answering from it now, and whether another run replaced it: the last of them
     # closes it (app/workspace.py holds these under its lock).
     holders: int = field(default=0, init=False, repr=False)
@@ -48,6 +52,17 @@ class LoadedIndex:
         if self._held is None:
             self._held = HeldFacts.read(self.run, self.families)
         return self._held
+
+    def passage_graph(self, synonym_weight: float) -> PassageGraph:
+        """The walk over passages and entities (query/passage_graph.py), built on first use by
+        one query while others wait for it."""
+        with self._passage_lock:
+            if synonym_weight not in self._passage_graphs:
+                graph = PassageGraph(
+                    self.store.projection(), run_synonyms(self.run), synonym_weight
+                )
+                self._passage_graphs[synonym_weight] = graph
+            return self._passage_graphs[synonym_weight]
 
 
 def _read_layouts(run: Run) -> dict[str, Layout]:

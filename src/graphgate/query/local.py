@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +20,7 @@ from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.question import Question
 from graphgate.query.vector import chunk_hit, retrieved_edge, retrieved_entity
+from graphgate.store.base import GraphStore
 
 # Co-occurrence says less than a parsed verb relation; this keeps facts ahead of mere company.
 _SVO_BOOST = 2.0
@@ -103,21 +105,10 @@ class LocalRetriever:
         ]
         t4 = time.perf_counter()
         entities = [retrieved_entity(idx.store.entity(eid), walk[eid]) for eid in top_entities]
-        edges = self._edges(set(top_entities), walk)
+        edges = walk_edges(idx.store, {e: walk[e] for e in top_entities}, s.top_k_edges)
         t5 = time.perf_counter()
-        return RetrievalResult(
-            question.text,
-            self.mode,
-            chunks,
-            entities,
-            edges,
-            {
-                "seeds": (t2 - t1) * 1000,
-                "ppr": (t3 - t2) * 1000,
-                "chunks": (t4 - t3) * 1000,
-                "edges": (t5 - t4) * 1000,
-            },
-        )
+        steps = walk_steps(t1, t2, t3, t4, t5)
+        return RetrievalResult(question.text, self.mode, chunks, entities, edges, steps)
 
     def _rank_chunks(
         self,
@@ -155,12 +146,20 @@ class LocalRetriever:
         scored.sort(key=lambda x: (-x[0], x[1]))
         return scored
 
-    def _edges(self, keep: set[str], walk: dict[str, float]) -> list[RetrievedEdge]:
-        store = self.index.store
-        scored: list[tuple[float, str, RetrievedEdge]] = []
-        for r in store.relations_among(keep):
-            boost = _SVO_BOOST if r.kind == "svo" else 1.0
-            score = (walk[r.source_id] + walk[r.target_id]) * math.log1p(r.weight) * boost
-            scored.append((score, r.id, retrieved_edge(store, r, score)))
-        scored.sort(key=lambda x: (-x[0], x[1]))
-        return [e for _, _, e in scored[: self.settings.top_k_edges]]
+
+def walk_edges(store: GraphStore, walk: Mapping[str, float], top_k: int) -> list[RetrievedEdge]:
+    """The relations among the walk's entities, by the mass at their ends times the log of
+    their weight (a parsed verb relation counting double)."""
+    scored: list[tuple[float, str, RetrievedEdge]] = []
+    for r in store.relations_among(set(walk)):
+        boost = _SVO_BOOST if r.kind == "svo" else 1.0
+        score = (walk[r.source_id] + walk[r.target_id]) * math.log1p(r.weight) * boost
+        scored.append((score, r.id, retrieved_edge(store, r, score)))
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    return [e for _, _, e in scored[:top_k]]
+
+
+def walk_steps(*stamps: float) -> dict[str, float]:
+    """Milliseconds of a walk's steps, from the clock read before and after each."""
+    names = ("seeds", "ppr", "chunks", "edges")
+    return {name: (b - a) * 1000 for name, a, b in zip(names, stamps, stamps[1:], strict=False)}

@@ -13,6 +13,7 @@ from graphgate.query.global_ import GlobalRetriever
 from graphgate.query.hybrid import HybridRetriever
 from graphgate.query.loaded import LoadedIndex
 from graphgate.query.local import LocalRetriever
+from graphgate.query.passage_walk import PassageWalkRetriever
 from graphgate.query.temporal import TemporalRetriever
 from graphgate.query.text2cypher import CypherRetriever, RoutedRetriever
 from graphgate.query.vector import VectorRetriever
@@ -22,7 +23,11 @@ RetrieverFactory = Callable[[LoadedIndex, QuerySettings], ModeRetriever]
 RETRIEVERS: dict[str, RetrieverFactory] = {
     "vector": VectorRetriever,
     "local": LocalRetriever,
-    "graph": lambda index, settings: LocalRetriever(index, settings, use_vectors=False),
+    "graph": lambda index, settings: (
+        PassageWalkRetriever(index, settings)
+        if settings.walk_passage_nodes
+        else LocalRetriever(index, settings, use_vectors=False)
+    ),
     "hybrid": HybridRetriever,
     "global": GlobalRetriever,
     "cypher": CypherRetriever,

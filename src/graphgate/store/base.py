@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 import numpy as np
@@ -74,6 +74,11 @@ class ProjectionEdges:
     source_ids: list[str]
     target_ids: list[str]
     weights: list[float]
+    # Every chunk id, and the mentions as parallel arrays (an entity, a chunk it is in): the
+    # passages of graph mode's walk (query/passage_walk.py).
+    chunk_ids: list[str] = field(default_factory=list)
+    mention_entity_ids: list[str] = field(default_factory=list)
+    mention_chunk_ids: list[str] = field(default_factory=list)
 
 
 class GraphStore(Protocol):

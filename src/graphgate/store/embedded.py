@@ -72,10 +72,9 @@ class EmbeddedGraphStore:
         self._all_reports: list[CommunityReport] | None = None
         self._conflicts = conflicts
         chunk_ids = single_array(tables["entities"].column("chunk_ids"))
-        self._in_chunk = Adjacency(
-            pc.list_flatten(chunk_ids).to_pylist(),
-            pc.list_parent_indices(chunk_ids).to_numpy(),
-        )
+        self._mention_chunks = pc.list_flatten(chunk_ids).to_pylist()
+        self._mention_rows = pc.list_parent_indices(chunk_ids).to_numpy()
+        self._in_chunk = Adjacency(self._mention_chunks, self._mention_rows)
         self._named: dict[str, list[str]] = defaultdict(list)
         aliases = self._entities.column("aliases")
         for eid, name, others in zip(
@@ -147,6 +146,9 @@ class EmbeddedGraphStore:
             edges["source_id"].to_pylist(),
             edges["target_id"].to_pylist(),
             edges["weight"].to_pylist(),
+            sorted(self._chunk_row),
+            [self._entity_ids[row] for row in self._mention_rows.tolist()],
+            list(self._mention_chunks),
         )
 
     # -- text --------------------------------------------------------------------------------

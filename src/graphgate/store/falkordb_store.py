@@ -194,11 +194,18 @@ class FalkorDBGraphStore:
         edges = self._rows(
             "MATCH (a:Entity)-[r:RELATED]->(b:Entity) RETURN a.id, b.id, r.weight ORDER BY r.id"
         )
+        chunks = self._rows("MATCH (c:Chunk) RETURN c.id ORDER BY c.id")
+        mentions = self._rows(
+            "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) RETURN e.id, c.id ORDER BY e.id, c.id"
+        )
         return ProjectionEdges(
             [str(r[0]) for r in nodes],
             [str(r[0]) for r in edges],
             [str(r[1]) for r in edges],
             [float(r[2]) for r in edges],
+            [str(r[0]) for r in chunks],
+            [str(r[0]) for r in mentions],
+            [str(r[1]) for r in mentions],
         )
 
     # -- text --------------------------------------------------------------------------------
