@@ -79,6 +79,10 @@ class FakeModel:
         # Prompts answered with garbage every time they are asked (a share of chunks whose
         # answers stay unreadable, whatever the order of calls); None: the script decides.
         self.unreadable: Callable[[str], bool] | None = None
+        # Streamed answers: characters per event, and the pause after each event.
+        self.stream_piece = 6
+        self.stream_delay_s = 0.0
+        self.cut_after: int | None = None  # events sent before a stream's connection drops
 
     def next_behaviour(self) -> str:
         with self.lock:
@@ -99,6 +103,77 @@ def _handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
                 self.send_header(k, v)
             self.end_headers()
             self.wfile.write(raw)
+
+        def _stream(
+            self,
+            model_name: str,
+            text: str,
+            finish: str,
+            anthropic: bool,
+            tool: bool,
+            usage: tuple[int, int],
+        ) -> None:
+            """Server-sent events as the real APIs send them, a few characters per event
+            (``model.stream_delay_s`` apart), flushed one by one."""
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.end_headers()
+            pieces = [
+                text[i : i + model.stream_piece] for i in range(0, len(text), model.stream_piece)
+            ]
+
+            def send(event: dict[str, Any], name: str | None = None) -> None:
+                head = f"event: {name}\n" if name else ""
+                self.wfile.write(f"{head}data: {json.dumps(event)}\n\n".encode())
+                self.wfile.flush()
+                if model.stream_delay_s:
+                    time.sleep(model.stream_delay_s)
+
+            if model.cut_after is not None:  # the connection drops midway
+                pieces = pieces[: model.cut_after]
+            if anthropic:
+                start = {"id": "msg_1", "type": "message", "role": "assistant",
+                         "model": model_name, "content": [],
+                         "usage": {"input_tokens": usage[0], "output_tokens": 1}}  # fmt: skip
+                send({"type": "message_start", "message": start}, "message_start")
+                block = (
+                    {"type": "tool_use", "id": "t1", "name": "answer", "input": {}}
+                    if tool
+                    else {"type": "text", "text": ""}
+                )
+                send({"type": "content_block_start", "index": 0, "content_block": block},
+                     "content_block_start")  # fmt: skip
+                for piece in pieces:
+                    delta = (
+                        {"type": "input_json_delta", "partial_json": piece}
+                        if tool
+                        else {"type": "text_delta", "text": piece}
+                    )
+                    send({"type": "content_block_delta", "index": 0, "delta": delta},
+                         "content_block_delta")  # fmt: skip
+                if model.cut_after is not None:
+                    return
+                send({"type": "content_block_stop", "index": 0}, "content_block_stop")
+                stop = "max_tokens" if finish == "length" else ("tool_use" if tool else "end_turn")
+                send({"type": "message_delta", "delta": {"stop_reason": stop},
+                      "usage": {"output_tokens": usage[1]}}, "message_delta")  # fmt: skip
+                send({"type": "message_stop"}, "message_stop")
+                return
+            chunk = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "model": model_name}
+            send({**chunk, "choices": [{"index": 0, "delta": {"role": "assistant"},
+                                        "finish_reason": None}]})  # fmt: skip
+            for piece in pieces:
+                send({**chunk, "choices": [{"index": 0, "delta": {"content": piece},
+                                            "finish_reason": None}]})  # fmt: skip
+            if model.cut_after is not None:
+                return
+            send({**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+            usage_body = {"prompt_tokens": usage[0], "completion_tokens": usage[1],
+                          "total_tokens": sum(usage)}  # fmt: skip
+            send({**chunk, "choices": [], "usage": usage_body})
+            self.wfile.write(b"data: [DONE]\n\n")
+            self.wfile.flush()
 
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -153,6 +228,12 @@ def _handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
                 text, finish = text[: len(text) // 2], "length"
             structured = behaviour == "ok" or behaviour == "slow"
             usage_in, usage_out = len(prompt) // 4, len(text) // 4
+            if body.get("stream"):
+                tool = structured and anthropic and "tools" in body
+                return self._stream(
+                    body["model"], json.dumps(data) if tool else text, finish, anthropic, tool,
+                    (usage_in, usage_out),
+                )  # fmt: skip
             if anthropic:
                 content: list[dict[str, Any]] = (
                     [{"type": "tool_use", "id": "t1", "name": "record_graph", "input": data}]

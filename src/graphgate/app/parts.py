@@ -12,6 +12,7 @@ from typing import Any
 from graphgate.app.background import BackgroundWork
 from graphgate.core.config import Settings
 from graphgate.core.spacy_models import load_spacy
+from graphgate.core.telemetry import Telemetry
 from graphgate.embed import Embedder, build_embedder
 from graphgate.evaluate.harness import Generator
 from graphgate.evaluate.judge import DeterministicJudge, Judge
@@ -38,6 +39,7 @@ class WorkspaceParts:
         extractor: Extractor | None = None,
         llm_client: LLMClient | None = None,
         answerer: Generator | None = None,
+        telemetry: Telemetry | None = None,
     ) -> None:
         """A part given here is used as it is, instead of the one ``settings`` configure (the
         caller keeps it: :meth:`close` leaves it open)."""
@@ -47,6 +49,8 @@ class WorkspaceParts:
         self._extractor: Extractor | None = extractor
         self._llm: LLMClient | None = llm_client
         self._answerer = answerer
+        self._telemetry = telemetry
+        self._own_telemetry = False
         self._reader: Reader | None = None  # built once: its caches serve every query
         self._given = {id(p) for p in (embedder, extractor, llm_client) if p is not None}
         self._cache: ContentCache | None = None
@@ -61,6 +65,15 @@ class WorkspaceParts:
             if self._embedder is None:
                 self._embedder = build_embedder(self.settings.embed)
             return self._embedder
+
+    @property
+    def telemetry(self) -> Telemetry:
+        """Spans of index stages and query steps (``telemetry.otlp_endpoint``; none unset)."""
+        with self._making:
+            if self._telemetry is None:
+                self._telemetry = Telemetry.from_settings(self.settings.telemetry)
+                self._own_telemetry = True
+            return self._telemetry
 
     @property
     def extractor(self) -> Extractor:
@@ -155,3 +168,6 @@ class WorkspaceParts:
         if self._executor is not None:
             self._executor.close()
             self._executor = None
+        if self._own_telemetry and self._telemetry is not None:
+            self._telemetry.shutdown()  # exports the spans still batched
+            self._telemetry = None

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
+from graphgate.app.answering import QueryFlow
 from graphgate.app.calibration import calibrate_gates
 from graphgate.app.evaluation import evaluate_current_run
 from graphgate.app.index_run import build_run
@@ -23,6 +23,7 @@ from graphgate.core.family_match import family_matcher
 from graphgate.core.inputs import check_question, check_top_k
 from graphgate.core.modes import QUERY_MODES
 from graphgate.core.runs import COMPLETE, CURRENT, INTERRUPTED, RUNNING, Run, RunRegistry
+from graphgate.core.telemetry import Telemetry
 from graphgate.core.types import Document
 from graphgate.embed import Embedder
 from graphgate.evaluate.harness import Generator
@@ -46,9 +47,10 @@ from graphgate.index.stages import PIPELINES
 from graphgate.index.summarize import Summarizer
 from graphgate.index.update import documents_of
 from graphgate.llm.client import LLMClient
-from graphgate.query.base import Answer, placed
+from graphgate.query.base import Answer, Turn
 from graphgate.query.conflicts import ConflictRetriever
 from graphgate.query.cypher import CypherResult, run_read_query
+from graphgate.query.events import Answered, QueryEvent, Retrieval
 from graphgate.query.loaded import LoadedIndex, check_embedding, open_index
 from graphgate.query.modes import build_retriever
 from graphgate.store.base import GraphStore
@@ -80,6 +82,7 @@ class Workspace:
         answerer: Generator | None = None,
         store_backends: StoreBackends | None = None,
         pipelines: Mapping[str, Pipeline] | None = None,
+        telemetry: Telemetry | None = None,
         **overrides: Any,
     ) -> None:
         """``open_store`` opens a run's :class:`GraphStore` for querying (default: the store
@@ -91,7 +94,9 @@ class Workspace:
         the parts the settings configure (a test's fake, a team's own model client);
         ``store_backends`` the registry of store backends (default: embedded and FalkorDB),
         so a backend of one's own is found by ``store.backend``; ``pipelines`` add or replace
-        pipelines by name (a stage of one's own). ``overrides`` nest like the settings."""
+        pipelines by name (a stage of one's own); ``telemetry`` where spans go (default:
+        ``telemetry.otlp_endpoint``'s exporter, or none). ``overrides`` nest like the
+        settings."""
         self.path = Path(path)
         self.stores = store_backends or default_backends()
         self.open_store = open_store or self.stores.open
@@ -115,7 +120,10 @@ class Workspace:
         self.write_lock = WorkspaceWriteLock(self.path)
         self.stores.get(self.settings.store.backend)  # an unknown backend fails here, named
         self.parts = WorkspaceParts(
-            self.path, self.settings, embedder, extractor, llm_client, answerer
+            self.path, self.settings, embedder, extractor, llm_client, answerer, telemetry
+        )
+        self.flow = QueryFlow(
+            self.holding, self.retriever, self.answerer, lambda: self.parts.telemetry
         )
         self._loaded: LoadedIndex | None = None
         self._loading = threading.RLock()
@@ -399,26 +407,45 @@ class Workspace:
         mode: str | None = None,
         top_k: int | None = None,
         as_of: str | None = None,
+        history: Sequence[Turn] = (),
     ) -> Answer:
         """``as_of`` (a date: 2016, 2016-03, 2016-03-31, "March 2016") answers for that time;
-        without it, for the time the question names, if any. One loaded run answers from
-        start to end: an update that becomes current meanwhile is the next query's."""
+        without it, for the time the question names, if any. ``history``: the conversation's
+        earlier turns, read by a model answerer (not by retrieval). One loaded run answers
+        from start to end: an update that becomes current meanwhile is the next query's."""
         check_question(question, self.settings.query.max_question_chars)
         check_top_k(top_k)
-        started = time.perf_counter()
-        with self.holding() as loaded:
-            result = self.retriever(mode, loaded).retrieve(question, top_k, as_of=as_of)
-            retrieved = time.perf_counter()
-            answer = self.answerer().answer(result, loaded.run.run_id)
-            answer.citations = placed(answer.citations, loaded.layout)
-        done = time.perf_counter()
-        answer.timings_ms = {
-            **{f"retrieve.{k}": v for k, v in result.timings_ms.items()},
-            "retrieve": (retrieved - started) * 1000,
-            "answer": (done - retrieved) * 1000,
-            "total": (done - started) * 1000,
-        }
-        return answer
+        events = self.flow.events(question, mode, top_k, as_of, history, stream=False)
+        return _answered(events)
+
+    def query_stream(
+        self,
+        question: str,
+        mode: str | None = None,
+        top_k: int | None = None,
+        as_of: str | None = None,
+        history: Sequence[Turn] = (),
+    ) -> Iterator[QueryEvent]:
+        """:meth:`query`, shown as it is made: :class:`Retrieved` (the retrieval, before any
+        answer text), :class:`AnswerText` pieces as the answerer writes them, then
+        :class:`Answered` (the whole answer; its text is the pieces joined). The question is
+        checked now; the run is held until the iterator is exhausted or closed."""
+        check_question(question, self.settings.query.max_question_chars)
+        check_top_k(top_k)
+        return self.flow.events(question, mode, top_k, as_of, history, stream=True)
+
+    def retrieve(
+        self,
+        question: str,
+        mode: str | None = None,
+        top_k: int | None = None,
+        as_of: str | None = None,
+    ) -> Retrieval:
+        """Retrieval without an answer: the passages (text, document, span, page, section),
+        entities and edges (what the LangChain and LlamaIndex retrievers return)."""
+        check_question(question, self.settings.query.max_question_chars)
+        check_top_k(top_k)
+        return self.flow.retrieve(question, mode, top_k, as_of)
 
     def query_batch(
         self,
@@ -483,3 +510,10 @@ def _file_signature(path: Path) -> tuple[int, int, int] | None:
     except FileNotFoundError:
         return None
     return (found.st_ino, found.st_size, found.st_mtime_ns)
+
+
+def _answered(events: Iterator[QueryEvent]) -> Answer:
+    for event in events:
+        if isinstance(event, Answered):
+            return event.answer
+    raise AssertionError("a query's events end with its answer")

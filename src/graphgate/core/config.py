@@ -35,7 +35,13 @@ from graphgate.core.config_query import (
     QuerySettings,
     StoreSettings,
 )
-from graphgate.core.config_serve import GateRule, GateSettings, RunSettings, ServeSettings
+from graphgate.core.config_serve import (
+    GateRule,
+    GateSettings,
+    RunSettings,
+    ServeSettings,
+    TelemetrySettings,
+)
 
 CONFIG_FILE_NAME = "graphgate.toml"
 
@@ -60,6 +66,7 @@ __all__ = [
     "ServeSettings",
     "Settings",
     "StoreSettings",
+    "TelemetrySettings",
     "TruthSettings",
     "VectorSettings",
     "check_base_url",
@@ -103,6 +110,9 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(LLMSettings(), description="The chat model (offline by default).")
     serve: ServeSettings = Field(ServeSettings(), description="The HTTP API, MCP and the web page.")
     runs: RunSettings = Field(RunSettings(), description="Index runs and writers.")
+    telemetry: TelemetrySettings = Field(
+        TelemetrySettings(), description="OpenTelemetry traces of indexing and queries."
+    )
 
     @classmethod
     def settings_customise_sources(

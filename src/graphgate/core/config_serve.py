@@ -250,3 +250,18 @@ class GateSettings(Section):
 
     def effective_rules(self) -> dict[str, GateRule]:
         return {**_default_rules(), **self.rules}
+
+
+class TelemetrySettings(Section):
+    """OpenTelemetry traces: a span per index stage and per query step (names, counts, run
+    ids and timings; never document text, questions or tokens)."""
+
+    otlp_endpoint: str | None = Field(
+        None,
+        description="OTLP/HTTP traces endpoint (e.g. http://127.0.0.1:4318/v1/traces); spans "
+        "are exported there in batches. None: no spans are made (needs the telemetry extra: "
+        "pip install 'graphgate[telemetry]').",
+    )
+    service_name: str = Field(
+        "graphgate", min_length=1, description="The service.name resource of exported spans."
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -48,11 +49,18 @@ class LLMError(ConfigError):
     """A provider failed in a way retrying will not fix (auth, unknown model, bad request)."""
 
 
+# What a streamed call yields: pieces of the model's output as they arrive (its text, or the
+# JSON of its structured answer), then one Completion equal to what ``complete`` returns.
+StreamItem = str | Completion
+
+
 class LLM(Protocol):
     provider: str
     model: str
 
     def complete(self, request: Request) -> Completion: ...
+
+    def stream(self, request: Request) -> Iterator[StreamItem]: ...
 
 
 class KeyedProvider:

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from graphgate.core.config import LLMSettings
 from graphgate.core.errors import ConfigError
-from graphgate.llm.base import LLM, Completion, Request, Usage
+from graphgate.llm.base import LLM, Completion, Request, StreamItem, Usage
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -144,15 +144,41 @@ class LLMClient:
         material = json.dumps([self.llm.provider, self.llm.model, asdict(request)], sort_keys=True)
         return hashlib.sha256(material.encode()).hexdigest()
 
-    def complete(self, request: Request) -> Completion:
-        key = self.key(request)
+    def _cached(self, key: str) -> Completion | None:
         cached = self.cache.get(key) if self.cache is not None else None
         if cached is not None:
             with self._lock:
                 for account in (self.accounting, *self._scopes):
                     account.cached += 1
+        return cached
+
+    def complete(self, request: Request) -> Completion:
+        key = self.key(request)
+        cached = self._cached(key)
+        if cached is not None:
             return cached
         completion = self.llm.complete(request)
+        self._spent(key, completion)
+        return completion
+
+    def stream(self, request: Request) -> Iterator[StreamItem]:
+        """The model's output as it is written, then the completion; cached like ``complete``
+        (a cached answer, or one asked for without streaming, comes in one piece)."""
+        key = self.key(request)
+        cached = self._cached(key)
+        if cached is not None:
+            whole = cached.text or (json.dumps(cached.data) if cached.data is not None else "")
+            if whole:
+                yield whole
+            yield cached
+            return
+        for item in self.llm.stream(request):
+            if isinstance(item, Completion):
+                self._spent(key, item)
+            yield item
+
+    def _spent(self, key: str, completion: Completion) -> None:
+        """Counts a completion the model made, and caches it unless it was cut short."""
         price = self.settings.prices.get(self.llm.model)
         usage = completion.usage
         cost = 0.0 if price is None else price.cost(usage.prompt_tokens, usage.completion_tokens)
@@ -161,7 +187,6 @@ class LLMClient:
                 account.add(completion.usage, cost)
         if self.cache is not None and completion.finish_reason not in {"length", "max_tokens"}:
             self.cache.put(key, completion)
-        return completion
 
     def forget(self, request: Request) -> None:
         """Drop a cached answer the caller could not use, so a re-run asks again."""

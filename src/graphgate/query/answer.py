@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
+from collections.abc import Iterator, Sequence
 
 from graphgate.core.dates import TimeSpan
 from graphgate.core.text import content_word_set, sentence_spans
 from graphgate.core.types import COOCCURS
-from graphgate.query.base import Answer, Citation, RetrievalResult
+from graphgate.query.base import Answer, Citation, RetrievalResult, Turn
 from graphgate.query.question import plain_question
 from graphgate.query.reader import Reader
 from graphgate.query.reader_evidence import Sentence, holder_sentence
@@ -21,6 +23,7 @@ from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
 _FITS_BONUS = 0.5
 _LATEST_EVENT_BONUS = 0.3
 _EARLIER_EVENT_BONUS = 0.1
+_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 
 
 def at_time(
@@ -57,7 +60,19 @@ class ExtractiveAnswerer:
         the mode never linked an entity) is then no question's latency."""
         self.answer(result, "warm")
 
-    def answer(self, result: RetrievalResult, run_id: str) -> Answer:
+    def stream(
+        self, result: RetrievalResult, run_id: str, history: Sequence[Turn] = ()
+    ) -> Iterator[str | Answer]:
+        """The answer line by line (it is chosen whole, not written: the pieces only let a
+        client show the same stream an LLM gives), then the :class:`Answer`."""
+        answer = self.answer(result, run_id, history)
+        yield from (line for line in _LINE.findall(answer.answer) if line)
+        yield answer
+
+    def answer(
+        self, result: RetrievalResult, run_id: str, history: Sequence[Turn] = ()
+    ) -> Answer:
+        """``history`` is not read: the extractive answer is to the question alone."""
         if result.mode == "global":
             return self._from_reports(result, run_id)
         if answered_by_rows(result):

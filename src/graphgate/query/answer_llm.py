@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from graphgate.llm.base import Request
+from graphgate.llm.base import Completion, LLMError, Request
 from graphgate.llm.client import LLMClient
+from graphgate.llm.json_stream import JsonFieldStream
 from graphgate.llm.lenient import InvalidAnswer, lenient_json
 from graphgate.query.answer import answered_by_rows, rows_answer
-from graphgate.query.base import Answer, Citation, RetrievalResult
+from graphgate.query.base import Answer, Citation, RetrievalResult, Turn
 
 SYSTEM = (
     "Answer the question using only the context. Cite every statement with the marker of the "
@@ -54,7 +56,7 @@ class LLMAnswerer:
         self.max_tokens = max_tokens
         self.name = f"llm:{client.llm.model}"
 
-    def prompt(self, result: RetrievalResult) -> str:
+    def prompt(self, result: RetrievalResult, history: Sequence[Turn] = ()) -> str:
         parts = [f"[C{i}] ({c.doc_id}) {c.text}" for i, c in enumerate(result.chunks, start=1)]
         for i, k in enumerate(result.communities, start=1):
             points = " ".join(p.text for p in k.points)
@@ -86,14 +88,56 @@ class LLMAnswerer:
                 f"\nTime: the question asks about {result.time.label}; answer for that time, from "
                 "what the context says held then, and say which time you answer for."
             )
-        return "Context:\n" + "\n\n".join(parts) + f"\n\nQuestion: {result.question}{when}"
+        earlier = ""
+        if history:
+            turns = "\n".join(f"{t.role}: {t.content}" for t in history)
+            earlier = f"\n\nConversation so far (for what the question refers to):\n{turns}"
+        return (
+            "Context:\n" + "\n\n".join(parts) + earlier
+            + f"\n\nQuestion: {result.question}{when}"
+        )  # fmt: skip
 
-    def answer(self, result: RetrievalResult, run_id: str) -> Answer:
+    def request(self, result: RetrievalResult, history: Sequence[Turn] = ()) -> Request:
+        return Request(SYSTEM, self.prompt(result, history), SCHEMA, "answer", self.max_tokens)
+
+    def answer(
+        self, result: RetrievalResult, run_id: str, history: Sequence[Turn] = ()
+    ) -> Answer:
         if answered_by_rows(result):  # the rows are the answer; no second call needed
             return rows_answer(result, run_id)
-        completion = self.client.complete(
-            Request(SYSTEM, self.prompt(result), SCHEMA, "answer", self.max_tokens, 0.0)
-        )
+        completion = self.client.complete(self.request(result, history))
+        return self._answer(completion, result, run_id)
+
+    def stream(
+        self, result: RetrievalResult, run_id: str, history: Sequence[Turn] = ()
+    ) -> Iterator[str | Answer]:
+        """The cited answer's text as the model writes it, then the whole :class:`Answer`
+        (the same as :meth:`answer` gives for the same completion)."""
+        if answered_by_rows(result):
+            answer = rows_answer(result, run_id)
+            yield answer.answer
+            yield answer
+            return
+        field = JsonFieldStream("answer")
+        shown: list[str] = []
+        completion: Completion | None = None
+        for item in self.client.stream(self.request(result, history)):
+            if isinstance(item, Completion):
+                completion = item
+            elif piece := field.feed(item):
+                shown.append(piece)
+                yield piece
+        if completion is None:
+            raise LLMError("the model's stream ended without a completion", "retry the question")
+        answer = self._answer(completion, result, run_id)
+        # A reply that was not the asked JSON (or that the stream's reading lost) is shown whole,
+        # or what was not yet shown of it.
+        said = "".join(shown)
+        if answer.answer.startswith(said) and len(answer.answer) > len(said):
+            yield answer.answer[len(said) :]
+        yield answer
+
+    def _answer(self, completion: Completion, result: RetrievalResult, run_id: str) -> Answer:
         text, short = parse_answer(completion.text, completion.data)
         citations: list[Citation] = []
         seen: dict[str, int] = {}

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from graphgate.core.dates import TimeSpan
 from graphgate.core.layout import Layout
@@ -217,3 +217,28 @@ class ModeRetriever(Protocol):
     mode: str
 
     def retrieve(self, question: Question, top_k: int | None = None) -> RetrievalResult: ...
+
+
+@dataclass(frozen=True)
+class Turn:
+    """An earlier message of a conversation (``role``: user or assistant), given to a model
+    that answers so it can tell what the question refers to; retrieval reads the question."""
+
+    role: str
+    content: str
+
+
+@runtime_checkable
+class StreamingGenerator(Protocol):
+    """A generator that can show its answer as it is written: ``stream`` yields pieces of the
+    answer's text, then the whole :class:`Answer` (whose text is the pieces joined)."""
+
+    name: str
+
+    def answer(
+        self, result: RetrievalResult, run_id: str, history: Sequence[Turn] = ()
+    ) -> Answer: ...
+
+    def stream(
+        self, result: RetrievalResult, run_id: str, history: Sequence[Turn] = ()
+    ) -> Iterator[str | Answer]: ...
