@@ -37,6 +37,16 @@ ROUTES: dict[str, Call] = {
     "metrics": lambda c, h, _: c.get("/metrics", headers=h),
     "status": lambda c, h, _: c.get("/status", headers=h),
     "query": lambda c, h, _: c.post("/query", json={"question": "Who is Fred?"}, headers=h),
+    "query.stream": lambda c, h, _: c.post(
+        "/query/stream", json={"question": "Who is Fred?"}, headers=h
+    ),
+    "retrieve": lambda c, h, _: c.post("/retrieve", json={"question": "Who is Fred?"}, headers=h),
+    "v1.models": lambda c, h, _: c.get("/v1/models", headers=h),
+    "v1.chat.completions": lambda c, h, _: c.post(
+        "/v1/chat/completions",
+        json={"model": "graphgate-vector", "messages": [{"role": "user", "content": "Fred?"}]},
+        headers=h,
+    ),
     "runs": lambda c, h, _: c.get("/runs", headers=h),
     "gates": lambda c, h, _: c.get("/gates", headers=h),
     "job": lambda c, h, _: c.get("/jobs/nope", headers=h),

@@ -12,7 +12,13 @@ from graphgate.core.telemetry import Steps, Telemetry
 from graphgate.evaluate.harness import Generator
 from graphgate.query.base import Answer, RetrievalResult, StreamingGenerator, Turn, placed
 from graphgate.query.conflicts import ConflictRetriever
-from graphgate.query.events import Answered, AnswerText, QueryEvent, Retrieval, Retrieved
+from graphgate.query.events import (
+    Answered,
+    AnswerText,
+    QueryEvents,
+    Retrieval,
+    Retrieved,
+)
 from graphgate.query.loaded import LoadedIndex
 
 RetrieverFor = Callable[[str | None, LoadedIndex], ConflictRetriever]
@@ -56,7 +62,7 @@ class QueryFlow:
         as_of: str | None,
         history: Sequence[Turn],
         stream: bool,
-    ) -> Iterator[QueryEvent]:
+    ) -> QueryEvents:
         """Retrieved, then (``stream``) the answer's text as it is written, then Answered.
         One loaded run answers from start to end: an update that becomes current meanwhile is
         the next query's."""

@@ -50,7 +50,7 @@ from graphgate.llm.client import LLMClient
 from graphgate.query.base import Answer, Turn
 from graphgate.query.conflicts import ConflictRetriever
 from graphgate.query.cypher import CypherResult, run_read_query
-from graphgate.query.events import Answered, QueryEvent, Retrieval
+from graphgate.query.events import Answered, QueryEvents, Retrieval
 from graphgate.query.loaded import LoadedIndex, check_embedding, open_index
 from graphgate.query.modes import build_retriever
 from graphgate.store.base import GraphStore
@@ -425,7 +425,7 @@ class Workspace:
         top_k: int | None = None,
         as_of: str | None = None,
         history: Sequence[Turn] = (),
-    ) -> Iterator[QueryEvent]:
+    ) -> QueryEvents:
         """:meth:`query`, shown as it is made: :class:`Retrieved` (the retrieval, before any
         answer text), :class:`AnswerText` pieces as the answerer writes them, then
         :class:`Answered` (the whole answer; its text is the pieces joined). The question is
@@ -512,7 +512,7 @@ def _file_signature(path: Path) -> tuple[int, int, int] | None:
     return (found.st_ino, found.st_size, found.st_mtime_ns)
 
 
-def _answered(events: Iterator[QueryEvent]) -> Answer:
+def _answered(events: QueryEvents) -> Answer:
     for event in events:
         if isinstance(event, Answered):
             return event.answer

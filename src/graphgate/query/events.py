@@ -3,7 +3,7 @@ answering: the LangChain and LlamaIndex retrievers, ``POST /retrieve``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -106,3 +106,6 @@ class Answered:
 
 
 QueryEvent = Retrieved | AnswerText | Answered
+# A query's events, read by one consumer; closing it early (a client gone) ends the query and
+# lets its run go.
+QueryEvents = Generator[QueryEvent, None, None]

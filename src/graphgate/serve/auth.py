@@ -29,6 +29,11 @@ POLICY: dict[str, Access] = {
     "metrics": Access.READ,
     "status": Access.READ,
     "query": Access.READ,
+    "query.stream": Access.READ,
+    "retrieve": Access.READ,
+    # The OpenAI-compatible API (graphgate.serve.openai_api): its API key is the bearer token.
+    "v1.models": Access.READ,
+    "v1.chat.completions": Access.READ,
     "runs": Access.READ,
     "gates": Access.READ,
     "job": Access.READ,

@@ -18,6 +18,7 @@ from starlette.routing import Match, Mount, Router
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graphgate.serve.auth import AccessDenied, Authenticator
+from graphgate.serve.openai_errors import OPENAI_PREFIX, error_of_status
 
 ACCESS_KEY = "graphgate.caller"
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
@@ -90,26 +91,27 @@ class Guard:
                 "fix": "use the address the server was started on, or list the host in "
                 "serve.allowed_hosts (GRAPHGATE_SERVE__ALLOWED_HOSTS)",
             }
-            await _reply(send, 421, detail, {"connection": "close"})
+            await _reply(send, 421, detail, {"connection": "close"}, scope["path"])
             return
         caller = self.authenticator.identify_header(headers.get("authorization"))
         try:
             self.authenticator.decide(self.operation(scope), caller)
         except AccessDenied as exc:
             extra = {"www-authenticate": "Bearer"} if exc.status == 401 else {}
-            await _reply(send, exc.status, {"detail": exc.problem, "fix": exc.fix}, extra)
+            denial = {"detail": exc.problem, "fix": exc.fix}
+            await _reply(send, exc.status, denial, extra, scope["path"])
             return
         scope[ACCESS_KEY] = caller
         declared = headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self.max_body_bytes:
-            await self._too_large(send)
+            await self._too_large(send, scope["path"])
             return
         body: list[bytes] = []
         try:
             with anyio.fail_after(self.body_timeout_s):
                 tail = await self._read_body(receive, body)
         except _TooLarge:
-            await self._too_large(send)
+            await self._too_large(send, scope["path"])
             return
         except TimeoutError:
             await _reply(
@@ -117,6 +119,7 @@ class Guard:
                 408,
                 {"detail": f"request body not received within {self.body_timeout_s:g} s"},
                 {"connection": "close"},
+                scope["path"],
             )
             return
         await self.app(scope, _replay(b"".join(body), tail, receive), send)
@@ -136,12 +139,13 @@ class Guard:
             if not message.get("more_body", False):
                 return None
 
-    async def _too_large(self, send: Send) -> None:
+    async def _too_large(self, send: Send, path: str) -> None:
         await _reply(
             send,
             413,
             {"detail": f"request body over {self.max_body_bytes} bytes"},
             {"connection": "close"},
+            path,
         )
 
 
@@ -160,7 +164,11 @@ def _replay(body: bytes, tail: Message | None, receive: Receive) -> Receive:
     return replay
 
 
-async def _reply(send: Send, status: int, payload: dict[str, Any], headers: dict[str, str]) -> None:
+async def _reply(
+    send: Send, status: int, payload: dict[str, Any], headers: dict[str, str], path: str = ""
+) -> None:
+    if path.startswith(OPENAI_PREFIX):  # the OpenAI-compatible API refuses in OpenAI's shape
+        payload = error_of_status(status, payload["detail"], payload.get("fix"))
     content = json.dumps(payload).encode()
     raw = [(b"content-type", b"application/json"), (b"content-length", str(len(content)).encode())]
     raw += [(k.encode(), v.encode()) for k, v in headers.items()]

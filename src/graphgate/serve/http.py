@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import AfterValidator, BaseModel, Field, JsonValue
 
@@ -29,10 +29,14 @@ from graphgate.core.errors import (
 from graphgate.core.inputs import MAX_DOCUMENT_ID_CHARS, MAX_TOP_K
 from graphgate.core.modes import DEFAULT_EVAL_MODES, QUERY_MODES, modes_help
 from graphgate.query.cypher_guard import MAX_QUERY_CHARS
+from graphgate.query.events import Answered, AnswerText, QueryEvent, Retrieved
+from graphgate.serve import sse
 from graphgate.serve.auth import AccessDenied
 from graphgate.serve.browse_routes import add_browse_routes
 from graphgate.serve.guard import Guard, allowed_hosts
 from graphgate.serve.metrics import ServerMetrics
+from graphgate.serve.openai_api import add_openai_routes
+from graphgate.serve.openai_errors import error_of_status, is_openai_path
 from graphgate.serve.service import DocumentIn, Service
 from graphgate.serve.ui import add_ui_routes
 from graphgate.serve.uploads import DOCUMENTS_BODY, is_multipart, uploaded_files, validated
@@ -143,19 +147,29 @@ def create_app(service: Service, mcp: bool = True, host: str = "127.0.0.1") -> F
     )
     metrics = ServerMetrics()
 
+    def refusal(request: Request, status: int, problem: str, fix: str | None) -> JSONResponse:
+        """``{detail, fix}``, or OpenAI's error shape under /v1/."""
+        body: dict[str, Any] = {"detail": problem, "fix": fix}
+        if is_openai_path(request.url.path):
+            body = error_of_status(status, problem, fix)
+        headers = {"Retry-After": "5"} if status == 503 else None
+        return JSONResponse(body, status_code=status, headers=headers)
+
     @app.exception_handler(AccessDenied)
-    async def denied(_: Request, exc: AccessDenied) -> JSONResponse:
-        return JSONResponse({"detail": exc.problem, "fix": exc.fix}, status_code=exc.status)
+    async def denied(request: Request, exc: AccessDenied) -> JSONResponse:
+        return refusal(request, exc.status, exc.problem, exc.fix)
 
     @app.exception_handler(GraphgateError)
-    async def graphgate_error(_: Request, exc: GraphgateError) -> JSONResponse:
-        if isinstance(exc, StoreUnavailableError):  # the graph server is down: retry later
-            body = {"detail": exc.problem, "fix": exc.fix}
-            return JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
+    async def graphgate_error(request: Request, exc: GraphgateError) -> JSONResponse:
+        # The graph server down is a 503: retry later.
         code = 409 if isinstance(exc, IndexMissingError | WriteConflictError) else 400
         if isinstance(exc, InputError):
             code = 404 if isinstance(exc, NotFoundError) else 422
-        return JSONResponse({"detail": exc.problem, "fix": exc.fix}, status_code=code)
+        if isinstance(exc, StoreUnavailableError):
+            code = 503
+        if code == 422 and is_openai_path(request.url.path):
+            code = 400  # OpenAI's status for a request it will not answer
+        return refusal(request, code, exc.problem, exc.fix)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -186,6 +200,44 @@ def create_app(service: Service, mcp: bool = True, host: str = "127.0.0.1") -> F
             out["mode"], time.perf_counter() - started, len(out["entities"]), len(out["chunks"])
         )
         return out
+
+    @app.post("/query/stream", name="query.stream")
+    def query_stream(body: QueryRequest) -> StreamingResponse:
+        """Server-sent events: ``retrieval`` (what was retrieved), ``text`` (pieces of the
+        answer as they are written), ``answer`` (the cited answer, as ``POST /query`` gives
+        it), or ``error`` if the answer failed midway. A bad request fails before the stream."""
+        started = time.perf_counter()
+        events = service.query_stream(body.question, body.mode, body.top_k, body.as_of)
+        first = next(events)  # retrieval errors get their status, not a broken stream
+
+        def stream() -> Iterator[str]:
+            try:
+                yield sse.event(_retrieved(first), "retrieval")
+                for item in events:
+                    if isinstance(item, AnswerText):
+                        yield sse.event({"text": item.text}, "text")
+                    elif isinstance(item, Answered):
+                        out = item.answer.to_dict()
+                        seconds = time.perf_counter() - started
+                        metrics.observe_query(
+                            out["mode"], seconds, len(out["entities"]), len(out["chunks"])
+                        )
+                        yield sse.event(out, "answer")
+            except GraphgateError as exc:
+                yield sse.event({"detail": exc.problem, "fix": exc.fix}, "error")
+            except Exception as exc:  # the stream has begun: its end says it failed
+                problem = f"the answer failed midway ({type(exc).__name__})"
+                yield sse.event({"detail": problem, "fix": "retry the question"}, "error")
+            finally:
+                events.close()
+
+        return sse.response(stream())
+
+    @app.post("/retrieve", name="retrieve")
+    def retrieve(body: QueryRequest) -> dict[str, Any]:
+        """Retrieval alone: passages with their text and place, entities, edges (what the
+        LangChain and LlamaIndex retrievers read)."""
+        return service.retrieve(body.question, body.mode, body.top_k, body.as_of)
 
     @app.post("/cypher", name="cypher")
     def cypher(body: CypherRequest) -> dict[str, Any]:
@@ -241,11 +293,17 @@ def create_app(service: Service, mcp: bool = True, host: str = "127.0.0.1") -> F
         )
 
     add_browse_routes(app, service)
+    add_openai_routes(app, service)
     add_ui_routes(app)
     if mcp_app is not None:
         # Mounted last, so the API's own routes match first; the MCP app serves /mcp.
         app.mount("/", mcp_app)
     return app
+
+
+def _retrieved(event: QueryEvent) -> dict[str, Any]:
+    assert isinstance(event, Retrieved), "a query's first event is its retrieval"
+    return event.retrieval.to_dict()
 
 
 def server_config(app: FastAPI, service: Service, host: str, port: int) -> Any:

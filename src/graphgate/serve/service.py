@@ -20,7 +20,7 @@ import os
 import queue
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -43,6 +43,8 @@ from graphgate.core.modes import check_mode, parse_modes
 from graphgate.core.types import Document, from_table
 from graphgate.evaluate.records import EvalRecord
 from graphgate.index.pipeline import IndexReport
+from graphgate.query.base import Turn
+from graphgate.query.events import QueryEvents
 from graphgate.query.question import time_of
 from graphgate.serve.auth import AccessDenied, Authenticator, Caller
 from graphgate.serve.jobs import Job, JobBoard
@@ -132,6 +134,32 @@ class Service:
         check_top_k(top_k)
         time_of(question, as_of)
         return self.ws.query(question, mode, top_k, as_of).to_dict()
+
+    def query_stream(
+        self,
+        question: str,
+        mode: str | None,
+        top_k: int | None,
+        as_of: str | None = None,
+        history: Sequence[Turn] = (),
+    ) -> QueryEvents:
+        """The query's events (:meth:`Workspace.query_stream`), checked before the first."""
+        check_question(question, self.ws.settings.query.max_question_chars)
+        check_mode(mode)
+        check_top_k(top_k)
+        time_of(question, as_of)
+        for turn in history:
+            check_unicode(turn.content, "a message")
+        return self.ws.query_stream(question, mode, top_k, as_of, history)
+
+    def retrieve(
+        self, question: str, mode: str | None, top_k: int | None, as_of: str | None = None
+    ) -> dict[str, Any]:
+        check_question(question, self.ws.settings.query.max_question_chars)
+        check_mode(mode)
+        check_top_k(top_k)
+        time_of(question, as_of)
+        return self.ws.retrieve(question, mode, top_k, as_of).to_dict()
 
     def explore(self, view: Callable[[Explorer], T]) -> T:
         """One view of the current run (the explorer's lists are kept until the run changes)."""
