@@ -83,6 +83,11 @@ class FakeModel:
         self.stream_piece = 6
         self.stream_delay_s = 0.0
         self.cut_after: int | None = None  # events sent before a stream's connection drops
+        # A stream that waits, after ``hold_after`` pieces, until the test sets ``hold`` (or
+        # 10 s pass); ``released`` says which: proof that what was sent reached the reader.
+        self.hold: threading.Event | None = None
+        self.hold_after = 2
+        self.released: bool | None = None
 
     def next_behaviour(self) -> str:
         with self.lock:
@@ -123,7 +128,13 @@ def _handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
                 text[i : i + model.stream_piece] for i in range(0, len(text), model.stream_piece)
             ]
 
+            sent = 0
+
             def send(event: dict[str, Any], name: str | None = None) -> None:
+                nonlocal sent
+                sent += 1
+                if model.hold is not None and sent == model.hold_after + 2:
+                    model.released = model.hold.wait(10)
                 head = f"event: {name}\n" if name else ""
                 self.wfile.write(f"{head}data: {json.dumps(event)}\n\n".encode())
                 self.wfile.flush()

@@ -37,6 +37,26 @@ def test_query_json_has_the_documented_fields(small_workspace_path: Path, tmp_pa
     assert out["timings_ms"]["total"] > 0
 
 
+def test_query_stream_prints_the_answer_as_it_comes(
+    small_workspace_path: Path, tmp_path: Path
+) -> None:
+    ws = _copy(small_workspace_path, tmp_path)
+    question = ["query", "Who does Bob Cratchit work for?", "--mode", "local", "-w", ws]
+    result = runner.invoke(app, [*question, "--stream", "--json"])
+    assert result.exit_code == 0, result.output
+    events = [json.loads(x) for x in result.stdout.splitlines()]
+    assert events[0]["event"] == "retrieval" and events[0]["passages"]
+    assert events[-1]["event"] == "answer" and len(events) >= 4
+    texts = [e["text"] for e in events[1:-1] if e["event"] == "text"]
+    assert "".join(texts) == events[-1]["answer"]
+    plain = json.loads(runner.invoke(app, [*question, "--json"]).stdout)
+    assert plain["answer"] == events[-1]["answer"]
+    shown = runner.invoke(app, [*question, "--stream"])
+    assert shown.exit_code == 0 and "[1]" in shown.stdout and "chars" in shown.stdout
+    refused = runner.invoke(app, ["query", "--batch", "q.txt", "--stream", "-w", ws])
+    assert refused.exit_code == 2 and "--stream" in refused.output
+
+
 def test_batch_queries_print_one_json_object_a_line(
     small_workspace_path: Path, tmp_path: Path
 ) -> None:

@@ -194,3 +194,37 @@ def test_retrieve_returns_passages_with_their_place(server: str) -> None:
     first = out["passages"][0]
     assert first["text"] and first["doc_id"] and first["end"] > first["start"]
     assert out["run_id"] and out["entities"] and out["timings_ms"]["retrieve"] > 0
+
+
+def test_a_model_answerer_streams_through_the_api_as_it_writes(
+    small_workspace_path: Path, tmp_path: Path
+) -> None:
+    """The model holds its stream after a few pieces until the client has read the first words:
+    a server that waited for the whole answer before sending would keep it waiting (10 s)."""
+    import threading
+
+    from tests.llm_fake import fake_model_server
+
+    shutil.copytree(small_workspace_path, tmp_path / "ws")
+    with fake_model_server() as (url, model):
+        llm = {"provider": "openai", "base_url": url + "/v1", "model": "fake-4", "cache": False}
+        with running_server(tmp_path / "ws", WRITE, READ, query={"answerer": "llm"}, llm=llm) as (
+            base,
+            _,
+        ):
+            model.hold, model.hold_after = threading.Event(), 6  # a few words of the answer
+            stream = _client(base).chat.completions.create(**_ask("hybrid"), stream=True)
+            pieces: list[str] = []
+            for chunk in stream:
+                if chunk.choices[0].delta.content:
+                    pieces.append(chunk.choices[0].delta.content)
+                    model.hold.set()  # the first words are here; the model may go on
+            assert model.released is True
+            assert len(pieces) >= 3
+            whole = _client(base).chat.completions.create(**_ask("hybrid"))
+    assert "".join(pieces) == whole.choices[0].message.content
+    prompt = model.calls[0]["body"]["messages"][-1]["content"]
+    # Earlier turns reach the model; the system message is a turn like the others.
+    assert "user: Tell me about the Cratchits." in prompt
+    assert "assistant: They are a family in London." in prompt
+    assert prompt.rstrip().endswith(QUESTION)

@@ -27,6 +27,8 @@ from graphgate.core.errors import InputError
 from graphgate.core.inputs import read_questions, read_text_file
 from graphgate.core.modes import check_mode, modes_help
 from graphgate.index.pipeline import IndexReport, ProgressFactory
+from graphgate.query.base import Answer
+from graphgate.query.events import AnswerText, QueryEvents, Retrieved
 
 
 def changes_line(changes: dict[str, Any]) -> str:
@@ -242,11 +244,27 @@ def query(
         ),
     ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    stream: Annotated[
+        bool,
+        typer.Option(
+            "--stream",
+            help="Print the answer as it is written (with --json: one JSON event a line: "
+            "retrieval, text, answer).",
+        ),
+    ] = False,
 ) -> None:
     """Answer a question (or a file of them) from the current run, with citations."""
     if (question is None) == (batch is None):
         console(stderr=True).print("[bold red]error:[/] give a QUESTION or --batch FILE")
         raise typer.Exit(2)
+    if stream and batch is not None:
+        console(stderr=True).print("[bold red]error:[/] --stream answers one QUESTION")
+        raise typer.Exit(2)
+    if stream:
+        assert question is not None
+        with errors(), Workspace(workspace) as ws:
+            _print_stream(ws.query_stream(question, mode, top_k, as_of), json_out)
+        return
     with errors(), Workspace(workspace) as ws:
         if batch is not None:
             lines = read_text_file(batch, "question file").splitlines()
@@ -266,10 +284,39 @@ def query(
     out = console()
     out.print(f"[bold]Q ({answer.mode}):[/] {shown(answer.question)}")
     out.print(shown(answer.answer))
+    _print_citations(answer)
+
+
+def _print_citations(answer: Answer) -> None:
+    out = console()
     for c in answer.citations:
         where = f"{c.place()}, chars {c.start}-{c.end}"
         out.print(shown(f"  [{c.marker}] {where} (chunk {c.chunk_id})"))
     out.print(f"[dim]{answer.timings_ms['total']:.0f} ms[/]")
+
+
+def _print_stream(events: QueryEvents, json_out: bool) -> None:
+    """The answer's pieces as they come (or, with ``json_out``, each event as a JSON line)."""
+    out = console()
+    for event in events:
+        if isinstance(event, Retrieved):
+            if json_out:
+                row = {"event": "retrieval", **event.retrieval.to_dict()}
+                print(json.dumps(row, ensure_ascii=False), flush=True)
+            else:
+                r = event.retrieval
+                out.print(f"[bold]Q ({r.mode}):[/] {shown(r.question)}")
+        elif isinstance(event, AnswerText):
+            if json_out:
+                print(json.dumps({"event": "text", "text": event.text}), flush=True)
+            else:
+                out.print(shown(event.text), end="", soft_wrap=True)
+        elif json_out:
+            row = {"event": "answer", **event.answer.to_dict()}
+            print(json.dumps(row, ensure_ascii=False), flush=True)
+        else:
+            out.print()
+            _print_citations(event.answer)
 
 
 def status(
