@@ -75,6 +75,7 @@ def build_run(
         stores=ws.stores,
         summarizer=ws.summarizer,
         executor=ws.parts.executor,
+        telemetry=ws.parts.telemetry,
     )
     keyword_ahead = ws.stores.get(ws.settings.store.backend).keyword_ahead
     background = BackgroundWork.for_run(

@@ -82,7 +82,7 @@ class Workspace:
         answerer: Generator | None = None,
         store_backends: StoreBackends | None = None,
         pipelines: Mapping[str, Pipeline] | None = None,
-        telemetry: Telemetry | None = None,
+        tracing: Telemetry | None = None,
         **overrides: Any,
     ) -> None:
         """``open_store`` opens a run's :class:`GraphStore` for querying (default: the store
@@ -94,7 +94,7 @@ class Workspace:
         the parts the settings configure (a test's fake, a team's own model client);
         ``store_backends`` the registry of store backends (default: embedded and FalkorDB),
         so a backend of one's own is found by ``store.backend``; ``pipelines`` add or replace
-        pipelines by name (a stage of one's own); ``telemetry`` where spans go (default:
+        pipelines by name (a stage of one's own); ``tracing`` where spans go (default:
         ``telemetry.otlp_endpoint``'s exporter, or none). ``overrides`` nest like the
         settings."""
         self.path = Path(path)
@@ -120,7 +120,7 @@ class Workspace:
         self.write_lock = WorkspaceWriteLock(self.path)
         self.stores.get(self.settings.store.backend)  # an unknown backend fails here, named
         self.parts = WorkspaceParts(
-            self.path, self.settings, embedder, extractor, llm_client, answerer, telemetry
+            self.path, self.settings, embedder, extractor, llm_client, answerer, tracing
         )
         self.flow = QueryFlow(
             self.holding, self.retriever, self.answerer, lambda: self.parts.telemetry

@@ -73,12 +73,14 @@ class Steps:
         parent: Any | None,
         attributes: Mapping[str, Attribute],
         start_ns: int | None = None,
+        anchor: int | None = None,
     ) -> None:
         self.telemetry = telemetry
         self.name = name
         self.ms: dict[str, float] = {}
-        # Durations from the monotonic clock; span times on the wall clock through one anchor.
-        self._anchor = time.time_ns() - time.perf_counter_ns()
+        # Durations from the monotonic clock; span times on the wall clock through one anchor
+        # (a root's, shared by its steps).
+        self._anchor = time.time_ns() - time.perf_counter_ns() if anchor is None else anchor
         self.start_ns = time.perf_counter_ns() if start_ns is None else start_ns
         self._span: Any = None
         tracer = telemetry._tracer
@@ -96,10 +98,18 @@ class Steps:
     def step(self, name: str, **attributes: Attribute) -> Iterator[Steps]:
         """Times the block as step ``name``; the yielded :class:`Steps` takes sub-steps and
         attributes (``child.set(...)``) while it runs."""
-        child = Steps(self.telemetry, name, self._span, attributes) if self.enabled else None
         started = time.perf_counter_ns()
+        child = (
+            Steps(self.telemetry, name, self._span, attributes, started, self._anchor)
+            if self.enabled
+            else None
+        )
         try:
             yield child if child is not None else _Quiet(self.telemetry)
+        except BaseException as exc:
+            if child is not None:
+                child.error(exc)
+            raise
         finally:
             ended = time.perf_counter_ns()
             self.ms[name] = (ended - started) / 1e6
@@ -114,7 +124,7 @@ class Steps:
             return
         cursor = self.start_ns
         for sub, ms in durations_ms.items():
-            span = Steps(self.telemetry, f"{self.name}.{sub}", self._span, {}, cursor)
+            span = Steps(self.telemetry, f"{self.name}.{sub}", self._span, {}, cursor, self._anchor)
             cursor += int(ms * 1e6)
             span.end(cursor)
 

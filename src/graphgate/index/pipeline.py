@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +14,7 @@ import pyarrow as pa
 from graphgate.core.config import Settings
 from graphgate.core.memory import peak_rss_mb, release_memory, use_arrow_allocator
 from graphgate.core.runs import COMPLETE, FAILED, Run, finished_now
+from graphgate.core.telemetry import Steps, Telemetry
 from graphgate.core.types import Document
 from graphgate.embed.base import Embedder
 from graphgate.index.cache import ContentCache
@@ -68,6 +68,8 @@ class IndexContext:
     summarizer: Summarizer | None = None
     # Where the per-chunk work (extraction, embeddings) runs (``index.executor``).
     executor: Executor = field(default_factory=LocalExecutor)
+    # Where stage spans go (core/telemetry.py); default: none.
+    telemetry: Telemetry = field(default_factory=Telemetry)
 
 
 @dataclass(frozen=True)
@@ -165,11 +167,15 @@ class Pipeline:
     def stage_names(self) -> list[str]:
         return [s.name for s in self.stages]
 
-    def run(self, ctx: IndexContext, only: Sequence[str] | None = None) -> list[StageReport]:
+    def run(
+        self, ctx: IndexContext, only: Sequence[str] | None = None, trace: Steps | None = None
+    ) -> list[StageReport]:
         """Run every stage (or ``only`` some). A stage's inputs are read from the run's
         artifacts when it starts and dropped when it ends: no table outlives the stage that
         uses it, so memory holds one stage's working set, not every artifact made so far."""
         reports: list[StageReport] = []
+        # Each stage's seconds and its span are one measurement (core/telemetry.py).
+        trace = trace if trace is not None else ctx.telemetry.steps("graphgate.index")
         for stage in self.stages:
             if only is not None and stage.name not in only:
                 continue
@@ -181,10 +187,13 @@ class Pipeline:
             else:
                 inputs = {name: ctx.run.read_artifact(name) for name in stage.inputs}
                 inputs |= {name: ctx.run.read_or_empty(name) for name in stage.optional_inputs}
-            started = time.perf_counter()
-            with cycle_collector_paused(ctx.settings.runs.pause_gc and stage.pause_gc):
+            with (
+                trace.step(f"index.{stage.name}", stage=stage.name) as step,
+                cycle_collector_paused(ctx.settings.runs.pause_gc and stage.pause_gc),
+            ):
                 output = stage.fn(ctx, inputs)
-            seconds = time.perf_counter() - started
+                step.set(**{f"rows.{name}": t.num_rows for name, t in output.tables.items()})
+            seconds = trace.ms[f"index.{stage.name}"] / 1000
             for name, table in output.tables.items():
                 ctx.run.write_artifact(name, table)
             rows = {name: t.num_rows for name, t in output.tables.items()}
@@ -219,18 +228,20 @@ def execute(pipeline: Pipeline, ctx: IndexContext) -> IndexReport:
     its stages, counts and document changes; or failed, with the error (which is re-raised)."""
     run = ctx.run
     use_arrow_allocator(ctx.settings.index.arrow_allocator)
-    started = time.perf_counter()
+    trace = ctx.telemetry.steps("graphgate.index", pipeline=pipeline.name, run_id=run.run_id)
     spent = contextlib.ExitStack()
     run_llm = spent.enter_context(ctx.llm.scope()) if ctx.llm is not None else None
     try:
         with spent:
-            reports = pipeline.run(ctx)
+            reports = pipeline.run(ctx, trace=trace)
     except BaseException as exc:
         run.update_manifest(
             status=FAILED, finished_at=finished_now(), error=f"{type(exc).__name__}: {exc}"
         )
+        trace.error(exc)
+        trace.end()
         raise
-    seconds = time.perf_counter() - started
+    seconds = trace.end() / 1000
     load = reports[0].info if reports else {}
     problems: list[dict[str, str]] = load.get("problems", [])
     counts: dict[str, int] = next(
