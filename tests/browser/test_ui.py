@@ -30,6 +30,18 @@ def _open(page: Any, base: str, hash_: str, timings: dict[str, float], name: str
     timings[name] = float(page.get_attribute("body", "data-ready-at"))
 
 
+def _streamed_answer(response: Any) -> dict[str, Any]:
+    """The cited answer of a ``POST /query/stream`` reply: its last event, after the text."""
+    events: list[tuple[str, dict[str, Any]]] = []
+    for block in response.text().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if "data" in lines:
+            events.append((lines.get("event", ""), json.loads(lines["data"])))
+    names = [name for name, _ in events]
+    assert names[0] == "retrieval" and names[-1] == "answer" and "text" in names, names
+    return events[-1][1]
+
+
 def _use_write_token(page: Any) -> None:
     """Enter the write token on the Documents page and wait for it to render again."""
     page.fill("#token", WRITE_TOKEN)
@@ -40,10 +52,13 @@ def _use_write_token(page: Any) -> None:
 def test_ask_then_click_a_citation_marks_its_span(
     page: Any, server: str, shots: Path, timings: dict[str, float]
 ) -> None:
-    with page.expect_response(lambda r: r.url.endswith("/query")) as answered:
+    with page.expect_response(lambda r: r.url.endswith("/query/stream")) as answered:
         _open(page, server, f"/ask?q={quote(QUESTION)}&mode=hybrid&top_k=5", timings, "ask")
-    result = answered.value.json()
+    result = _streamed_answer(answered.value)
     assert result["citations"], "the demo question is answered with citations"
+    # The streamed text became the cited answer: the same text, with its markers as buttons.
+    assert page.locator("#streaming").count() == 0
+    assert page.text_content("[data-testid='answer']") == result["answer"]
     citation = result["citations"][0]
     page.click(f'button.cite[data-marker="{citation["marker"]}"]')
     mark = page.wait_for_selector("#citation mark.cited")
@@ -218,9 +233,10 @@ def test_an_uploaded_deck_is_cited_with_its_slide_and_section(
     job = page.text_content("#upload-status").split("job ")[1].strip()
     assert wait_for_job(server, job)["state"] == "done", page.text_content("#error")
     question = "Who kept the accounts of the Fezziwig warehouse?"
-    with page.expect_response(lambda r: r.url.endswith("/query")) as answered:
+    with page.expect_response(lambda r: r.url.endswith("/query/stream")) as answered:
         _open(page, server, f"/ask?q={quote(question)}&mode=vector&top_k=3", timings, "ask")
-    cited = [c for c in answered.value.json()["citations"] if c["doc_id"] == "ledger.pptx"]
+    citations = _streamed_answer(answered.value)["citations"]
+    cited = [c for c in citations if c["doc_id"] == "ledger.pptx"]
     assert cited and cited[0]["page"] == 2 and cited[0]["section"] == ["Section 2: Accounts"]
     page.click(f'button.cite[data-marker="{cited[0]["marker"]}"]')
     page.wait_for_selector("#citation mark.cited")
@@ -301,6 +317,14 @@ def test_document_text_is_shown_as_text_never_run(page: Any, server: str) -> Non
     assert page.text_content("main h1") == hostile
     assert hostile in page.text_content("pre.document")
     _open(page, server, "/documents?q=hostile", {}, "documents")
+    assert page.locator("main img").count() == 0 and page.locator("main script").count() == 0
+    # An answer quoting it, streamed piece by piece into the page, is text too.
+    with page.expect_response(lambda r: r.url.endswith("/query/stream")) as answered:
+        question = quote("Marley said img src onerror window.pwned script")
+        _open(page, server, f"/ask?q={question}", {}, "ask")
+    answer = _streamed_answer(answered.value)["answer"]
+    assert '<img src=x onerror="' in answer and "<script>" in answer
+    assert page.text_content("[data-testid='answer']") == answer
     assert page.locator("main img").count() == 0 and page.locator("main script").count() == 0
     assert page.evaluate("() => window.pwned") is None
 

@@ -45,11 +45,30 @@
     return form;
   }
 
-  function request(query, mode) {
+  function requestBody(query, mode) {
     const body = { question: GG.param(query, "q", ""), mode, top_k: Number(GG.param(query, "top_k", "5")) };
     const asOf = GG.param(query, "as_of", "");
     if (asOf) body.as_of = asOf;
-    return GG.api("/query", { method: "POST", body });
+    return body;
+  }
+
+  function request(query, mode) {
+    return GG.api("/query", { method: "POST", body: requestBody(query, mode) });
+  }
+
+  // One mode, streamed: the passages found, then the answer's text as it is written (as text,
+  // never markup), then the cited answer. Resolves with the answer.
+  function streamed(query, mode, live) {
+    let answer = null;
+    return GG.stream("/query/stream", requestBody(query, mode), (name, data) => {
+      if (name === "retrieval") {
+        live.passages.textContent = `${data.passages.length} passages retrieved (run ${data.run_id}); answering…`;
+      } else if (name === "text") {
+        live.text.append(data.text);
+      } else if (name === "answer") {
+        answer = data;
+      }
+    }).then(() => answer);
   }
 
   // The answer text with each [n] as a button that opens cited passage n.
@@ -168,9 +187,15 @@
     GG.render(main, h("h1", {}, "Ask"), askForm(query, false));
     if (!GG.param(query, "q", "")) return GG.ready("ask", started);
     const mode = GG.param(query, "mode", "hybrid");
-    const result = await request(query, mode);
+    const live = {
+      passages: h("p", { class: "muted" }, "retrieving…"),
+      text: h("div", { class: "answer", "data-testid": "answer-streaming" }),
+    };
+    const pending = h("section", { class: "result", id: "streaming" }, h("h2", {}, "Answer"), live.passages, live.text);
+    main.append(pending);
+    const result = await streamed(query, mode, live);
     const view = resultView(result, false);
-    main.append(view.out);
+    pending.replaceWith(view.out);
     if (view.graph.nodes.length) await GG.graph.draw(view.graphBox, view.graph);
     GG.lastResult = result;
     GG.ready("ask", started);

@@ -73,6 +73,48 @@ window.GG = window.GG || { views: {}, timings: [] };
     return body;
   }
 
+  // POST a JSON body and read the server-sent events of the reply as they arrive:
+  // onEvent(name, data) per event (data parsed from JSON). A refusal before the stream throws
+  // as api() does; an "error" event throws after the events before it were handled.
+  async function stream(path, body, onEvent) {
+    const headers = { Accept: "text/event-stream", "Content-Type": "application/json" };
+    const t = token();
+    if (t) headers.Authorization = `Bearer ${t}`;
+    const response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
+    if (!response.ok) {
+      let refusal = null;
+      try {
+        refusal = await response.json();
+      } catch (_) {
+        refusal = null;
+      }
+      throw new ApiError(response.status, describe(refusal, response.status), refusal && refusal.fix);
+    }
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      buffer += decoder.decode(value || new Uint8Array(), { stream: !done });
+      let end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let name = "message";
+        const data = [];
+        for (const line of block.split("\n")) {
+          if (line.startsWith("event: ")) name = line.slice(7);
+          else if (line.startsWith("data: ")) data.push(line.slice(6));
+        }
+        if (!data.length) continue;
+        const parsed = JSON.parse(data.join("\n"));
+        if (name === "error") throw new ApiError(0, parsed.detail, parsed.fix);
+        onEvent(name, parsed);
+      }
+      if (done) return;
+    }
+  }
+
   function showError(err) {
     const box = document.getElementById("error");
     box.replaceChildren();
@@ -168,6 +210,7 @@ window.GG = window.GG || { views: {}, timings: [] };
     render,
     need,
     api,
+    stream,
     token,
     TOKEN_KEY,
     ApiError,
