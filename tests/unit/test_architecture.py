@@ -21,7 +21,7 @@ FLOORS: list[set[str]] = [
     {"evaluate"},  # the evaluation harness (it runs query/)
     {"gates", "datasets"},  # quality gates (they read evaluations); dataset loaders
     {"app"},  # the composition root: Workspace, its parts, background work, read models
-    {"serve"},  # HTTP, MCP and the web page over app/
+    {"serve", "integrations"},  # HTTP, MCP and the web page; the framework retrievers
     {"cli"},  # the command line over app/ (and `graphgate serve`)
 ]
 FLOOR = {folder: level for level, floor in enumerate(FLOORS) for folder in floor}
