@@ -31,7 +31,7 @@ from graphgate.gates.context import write_stability
 from graphgate.gates.runner import GatesReport, chosen_baseline, judge_run
 from graphgate.index.communities import detect, undirected_edges
 from graphgate.index.pipeline import cycle_collector_paused
-from graphgate.index.workers import BackgroundProcess
+from graphgate.index.workers import BackgroundProcess, spawnable
 from graphgate.store.build import KEYWORD_AHEAD, build_keyword_index
 
 START_AT = "resolve"  # the first stage after the embedders, which use every core
@@ -147,7 +147,7 @@ class BackgroundWork:
 
     def wanted(self) -> bool:
         """More than one core, and a run as large as ``gates.background_from_chunks``."""
-        if (os.cpu_count() or 1) < 2 or not self.run.has_artifact("chunks"):
+        if (os.cpu_count() or 1) < 2 or not spawnable() or not self.run.has_artifact("chunks"):
             return False
         rows = self.run.artifact_rows("chunks")
         return rows >= self.settings.gates.background_from_chunks

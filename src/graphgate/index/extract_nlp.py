@@ -12,7 +12,7 @@ from graphgate.core.dates import dates_in
 from graphgate.core.spacy_models import load_spacy
 from graphgate.core.types import CONCEPT, COOCCURS, Chunk, Mention, RawRelation
 from graphgate.index.extract_base import Extraction, Progress
-from graphgate.index.workers import WarmPool
+from graphgate.index.workers import WarmPool, spawnable
 
 _SUBJECTS = {"nsubj", "nsubjpass"}
 _OBJECTS = {"dobj", "attr", "oprd", "dative"}
@@ -67,8 +67,10 @@ class NlpExtractor:
         relations: list[RawRelation] = []
         # Starting workers costs seconds: worth it for a larger batch of chunks, or when they
         # are still up from an earlier run of this workspace (an update's few new chunks).
-        parallel = self.settings.processes > 1 and (
-            self._pool.warm or len(chunks) >= self.settings.parallel_from
+        parallel = (
+            self.settings.processes > 1
+            and (self._pool.warm or len(chunks) >= self.settings.parallel_from)
+            and spawnable()
         )
         if parallel:
             # Even shares, so a small update keeps every worker busy.

@@ -67,6 +67,17 @@ def _any_died(workers: list[Any]) -> bool:
     return any(p.exitcode is not None for p in workers)
 
 
+def spawnable() -> bool:
+    """Whether a spawned worker can start here: it re-imports the parent's ``__main__`` from
+    its file, and a script read from stdin (``python - < script.py``) has none (its
+    ``__file__`` is ``<stdin>``), so every worker would die on start. Interactive sessions and
+    ``python -c`` have no ``__file__`` and spawn fine. Where this is False the work runs in
+    the calling process."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    return path is None or os.path.exists(path)
+
+
 class WarmPool:
     """``processes`` workers, each set up once (a spaCy model takes two seconds to import and
     load) and kept between calls of :meth:`map`, so an update of an open workspace (a
@@ -115,6 +126,9 @@ class WarmPool:
             except StopIteration:
                 return
             except multiprocessing.TimeoutError:
+                # None alive when the work was handed out (each died on start): watch those
+                # the pool started since.
+                workers = workers or _live_workers(self._pool)
                 if _any_died(workers):
                     self.close()
                     raise WorkerDiedError(
@@ -165,6 +179,9 @@ class BackgroundProcess:
         does the work itself instead of waiting for ever."""
         while not result.ready():
             result.wait(poll_s)
+            # None alive when the job was submitted (each died on start): watch those the
+            # pool started since, so a pool whose workers cannot start is not waited on for ever.
+            self._workers = self._workers or _live_workers(self._pool)
             if not result.ready() and _any_died(self._workers):
                 self._workers = []  # the pool's replacement is taken at the next submit
                 return None
