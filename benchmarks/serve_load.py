@@ -225,10 +225,12 @@ def in_process(workspace: Path, questions_file: Path, modes: list[str]) -> None:
     """In this (fresh) process: each mode's full query (retrieval and answer), one thread, over
     the questions, after a first pass over them; prints one JSON line of p50 ms by mode."""
     from graphgate import Workspace
+    from graphgate.serve.workers import limit_blas
 
     questions = [q for _, q in read_questions(questions_file.read_text().splitlines())]
     found = {}
     with Workspace(workspace) as ws:
+        limit_blas(ws.settings.serve.blas_threads)  # as the server's processes run
         for mode in modes:
             for question in questions:  # the answerer's caches warm, as a server's are
                 ws.query(question, mode)

@@ -57,9 +57,11 @@ def serve_command(
 
     from graphgate.serve.http import create_app, server_config
     from graphgate.serve.service import Service
+    from graphgate.serve.workers import limit_blas
 
     with errors():
         service = Service(workspace, os.environ.get(_LEGACY_WRITE), os.environ.get(_LEGACY_READ))
+    limit_blas(service.settings.blas_threads)
     console().print(f"graphgate: web interface and API at http://{host}:{port}/ (MCP at /mcp)")
     try:
         app = create_app(service, host=host)

@@ -46,6 +46,14 @@ class ServeSettings(Section):
         "the indexing one): requests already run side by side, and one thread each answered "
         "more of them than two (benchmarks/serve_load.py).",
     )
+    blas_threads: int | None = Field(
+        1,
+        ge=1,
+        description="BLAS (OpenBLAS) threads of each server process, set when graphgate serve "
+        "starts: requests already run side by side, and NumPy's products on a query's small "
+        "arrays ran faster on one thread than on threads fighting the requests' own "
+        "(benchmarks/serve_load.py); None leaves the library's default.",
+    )
     max_body_bytes: int = Field(
         2_000_000, ge=1024, description="The largest request body accepted (HTTP 413 past it)."
     )

@@ -18,6 +18,15 @@ from pathlib import Path
 from graphgate.index.workers import die_with_parent
 
 
+def limit_blas(threads: int | None) -> None:
+    """``serve.blas_threads`` for this server process (process-wide by nature: BLAS keeps one
+    thread pool per process), set once where the process starts serving."""
+    if threads is not None:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(threads, user_api="blas")
+
+
 def bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -44,6 +53,7 @@ def _worker(
 
     die_with_parent(parent)
     service = Service(Path(workspace), write_token, read_token)
+    limit_blas(service.settings.blas_threads)
     try:
         app = create_app(service, host=host)
         uvicorn.Server(server_config(app, service, host, port)).run(sockets=[sock])
