@@ -77,6 +77,10 @@ class WorkspaceParts:
 
     @property
     def extractor(self) -> Extractor:
+        if self._extractor is None and self.settings.extract.extractor == "import":
+            from graphgate.index.extract_import import ImportExtractor
+
+            self._extractor = ImportExtractor(self.settings.extract)
         if self._extractor is None:
             from graphgate.index.extract_nlp import NlpExtractor
 

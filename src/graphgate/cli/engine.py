@@ -67,6 +67,15 @@ ExecutorOpt = Annotated[
     ),
 ]
 
+ExtractionsOpt = Annotated[
+    Path | None,
+    typer.Option(
+        help="Import these extractions instead of extracting: graphgate JSONL (doc_id, "
+        "entities, relations) or HippoRAG OpenIE JSON. [config: extract.extractor = import, "
+        "extract.import_path]"
+    ),
+]
+
 
 def index(
     corpus: Annotated[
@@ -83,6 +92,7 @@ def index(
         Path | None, typer.Option(help="Gold triples (JSONL) for the IE QA gate.")
     ] = None,
     extractor: Annotated[str | None, typer.Option(help="nlp (default) or llm.")] = None,
+    extractions: ExtractionsOpt = None,
     estimate: Annotated[
         bool,
         typer.Option(help="Print the LLM calls, tokens and cost it would take; index nothing."),
@@ -99,6 +109,7 @@ def index(
     overrides: dict[str, Any] = {} if on_error is None else {"load": {"on_error": on_error.value}}
     if extractor is not None:
         overrides["extract"] = {"extractor": extractor}
+    overrides |= _imported(extractions)
     if no_cache:
         overrides["llm"] = {"cache": False}
     if executor is not None:
@@ -126,11 +137,20 @@ def add(
     workspace: WorkspaceOpt = DEFAULT_WORKSPACE,
     json_out: Annotated[bool, typer.Option("--json", help="Print the run report as JSON.")] = False,
     executor: ExecutorOpt = None,
+    extractions: ExtractionsOpt = None,
 ) -> None:
     """Add documents (a document whose id is indexed already is replaced) in a new run; only the
     new content is extracted and embedded."""
     overrides: dict[str, Any] = {} if executor is None else {"index": {"executor": executor}}
+    overrides |= _imported(extractions)
     _update(workspace, json_out, lambda ws, progress: ws.add(paths, progress=progress), overrides)
+
+
+def _imported(extractions: Path | None) -> dict[str, Any]:
+    """``--extractions FILE``: the import extractor over that file."""
+    if extractions is None:
+        return {}
+    return {"extract": {"extractor": "import", "import_path": str(extractions.resolve())}}
 
 
 def delete(

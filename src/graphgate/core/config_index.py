@@ -107,8 +107,16 @@ class ChunkSettings(Section):
 
 
 class ExtractSettings(Section):
-    extractor: Literal["nlp", "llm"] = Field(
-        "nlp", description="nlp: spaCy offline; llm: the configured model."
+    extractor: Literal["nlp", "llm", "import"] = Field(
+        "nlp",
+        description="nlp: spaCy offline; llm: the configured model; import: the extractions "
+        "in extract.import_path (made elsewhere).",
+    )
+    import_path: str | None = Field(
+        None,
+        description='The extractions file extract.extractor = "import" reads: graphgate JSONL '
+        "(one object a document: doc_id, entities, relations) or HippoRAG OpenIE JSON; read "
+        "again by every run (index, add, delete).",
     )
     llm_entity_types: list[str] = Field(
         default_factory=lambda: ["PERSON", "ORGANIZATION", "LOCATION", "EVENT", "WORK", "CONCEPT"],
