@@ -104,6 +104,51 @@ def test_hipporag_openie_json_is_read_by_title(small_corpus: Path, tmp_path: Pat
     assert extract.info["documents_without_extractions"] == 2
 
 
+def _msgraphrag_folder(folder: Path) -> Path:
+    """An output folder in MS GraphRAG's table schemas (microsoft.github.io/graphrag, Outputs):
+    documents by a hash id with their file name as title, text units naming their documents,
+    entities and relationships naming their text units."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder.mkdir()
+    tables = {
+        "documents": [{"id": "d41d8cd9", "human_readable_id": 0, "title": "family.md",
+                       "text": "...", "text_unit_ids": ["u1"]}],
+        "text_units": [{"id": "u1", "human_readable_id": 0, "text": "...",
+                        "document_ids": ["d41d8cd9"], "n_tokens": 30}],
+        "entities": [
+            {"id": "e1", "human_readable_id": 0, "title": "TINY TIM", "type": "PERSON",
+             "description": "The youngest Cratchit.", "text_unit_ids": ["u1"]},
+            {"id": "e2", "human_readable_id": 1, "title": "BOB CRATCHIT", "type": "PERSON",
+             "description": "Tiny Tim's father.", "text_unit_ids": ["u1"]},
+        ],
+        "relationships": [
+            {"id": "r1", "human_readable_id": 0, "source": "TINY TIM", "target": "BOB CRATCHIT",
+             "description": "Tiny Tim is Bob Cratchit's youngest son.", "weight": 2.0,
+             "text_unit_ids": ["u1"]},
+        ],
+    }  # fmt: skip
+    for name, rows in tables.items():
+        pq.write_table(pa.Table.from_pylist(rows), folder / f"{name}.parquet")
+    return folder
+
+
+def test_an_ms_graphrag_output_folder_is_read(small_corpus: Path, tmp_path: Path) -> None:
+    folder = _msgraphrag_folder(tmp_path / "output")
+    with _imported(tmp_path / "ws", folder) as ws:
+        report = ws.index(small_corpus)
+        names, edges = _graph(ws)
+    # Names in capitals (GraphRAG's habit) are found in the text in any case.
+    assert {"TINY TIM", "BOB CRATCHIT"} <= set(names)
+    assert ("TINY TIM", "related", "BOB CRATCHIT") in edges
+    extract = next(s for s in report.stages if s.name == "extract")
+    assert extract.info["documents_without_extractions"] == 2
+    (folder / "relationships.parquet").unlink()
+    with _imported(tmp_path / "ws2", folder) as ws, pytest.raises(InputError, match="relation"):
+        ws.index(small_corpus)
+
+
 @pytest.mark.parametrize(
     ("line", "problem"),
     [

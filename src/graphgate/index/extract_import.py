@@ -1,13 +1,16 @@
 """Extractions made elsewhere, imported instead of extracted (``extract.extractor = "import"``,
 ``graphgate index CORPUS --extractions FILE``): a team's own LLM pipeline, an OpenIE run.
 
-Two formats, told apart by their shape:
+Three formats, told apart by their shape:
 
 - graphgate's JSONL, one object a document: ``{"doc_id", "entities": [{"name", "type"?,
   "description"?, "aliases"?}], "relations": [{"source", "predicate", "target",
   "description"?, "valid_from"?, "valid_to"?}]}``;
 - HippoRAG's OpenIE JSON, ``{"docs": [{"title", "passage", "extracted_entities",
-  "extracted_triples"}]}`` (a document is found by its title, or by its id).
+  "extracted_triples"}]}`` (a document is found by its title, or by its id);
+- an MS GraphRAG output folder (``entities.parquet``, ``relationships.parquet``,
+  ``text_units.parquet``): its relationships carry descriptions, not predicates, so they are
+  imported as ``related`` with their description.
 
 An entity is mentioned in every chunk of its document that names it (or one of its aliases,
 as whole words, any case). A relation is placed in the chunks with a sentence naming both ends
@@ -61,10 +64,13 @@ class ImportedDocument:
 def read_extractions(path: Path) -> dict[str, ImportedDocument]:
     """Extractions by document id (or, from HippoRAG, by title); a malformed line or record
     is an error naming the file and the line."""
+    if path.is_dir():
+        return _msgraphrag(path)
     if not path.is_file():
         raise InputError(
             f"extractions file {path} does not exist",
-            "pass --extractions with a JSONL (graphgate) or JSON (HippoRAG OpenIE) file",
+            "pass --extractions with a JSONL (graphgate) or JSON (HippoRAG OpenIE) file, or "
+            "an MS GraphRAG output folder",
         )
     text = path.read_text(encoding="utf-8")
     head = text.lstrip()[:1]
@@ -176,6 +182,62 @@ def _hipporag(path: Path, docs: list[Any]) -> dict[str, ImportedDocument]:
 _HIPPO_FIX = (
     'HippoRAG OpenIE output: {"docs": [{"title": ..., "passage": ..., '
     '"extracted_entities": [...], "extracted_triples": [[s, p, o], ...]}]}'
+)
+
+
+def _msgraphrag(folder: Path) -> dict[str, ImportedDocument]:
+    """An MS GraphRAG output folder: ``entities.parquet`` (title, type, description,
+    text_unit_ids), ``relationships.parquet`` (source, target, description, text_unit_ids)
+    and ``text_units.parquet`` (id, document_ids or document_id); with ``documents.parquet``
+    a document is known by its title (the file name graphgate indexed), else by its id."""
+    import pyarrow.parquet as pq
+
+    tables = {}
+    for name in ("entities", "relationships", "text_units"):
+        file = folder / f"{name}.parquet"
+        if not file.is_file():
+            raise InputError(f"{folder} has no {name}.parquet", _MSGRAPHRAG_FIX)
+        tables[name] = pq.read_table(file).to_pylist()
+    titles: dict[str, str] = {}
+    if (folder / "documents.parquet").is_file():
+        for row in pq.read_table(folder / "documents.parquet").to_pylist():
+            titles[str(row["id"])] = str(row.get("title") or row["id"])
+    unit_docs: dict[str, list[str]] = {}
+    for row in tables["text_units"]:
+        ids = row.get("document_ids") or ([row["document_id"]] if row.get("document_id") else [])
+        unit_docs[str(row["id"])] = [titles.get(str(d), str(d)) for d in ids]
+    out: dict[str, ImportedDocument] = {}
+
+    def docs_of(row: dict[str, Any], where: str) -> list[ImportedDocument]:
+        units = row.get("text_unit_ids") or []
+        found = dict.fromkeys(d for u in units for d in unit_docs.get(str(u), []))
+        if not found and units:
+            raise InputError(f"{where}: its text units are not in text_units.parquet",
+                             _MSGRAPHRAG_FIX)  # fmt: skip
+        return [out.setdefault(d, ImportedDocument()) for d in found]
+
+    for number, row in enumerate(tables["entities"]):
+        where = f"{folder / 'entities.parquet'}: row {number}"
+        name = str(row.get("title") or row.get("name") or "").strip()
+        if not name:
+            raise InputError(f"{where}: an entity needs a title", _MSGRAPHRAG_FIX)
+        kind = str(row.get("type") or _UNTYPED).upper()
+        for doc in docs_of(row, where):
+            doc.entities.append(ImportedEntity(name, kind, str(row.get("description") or "")))
+    for number, row in enumerate(tables["relationships"]):
+        where = f"{folder / 'relationships.parquet'}: row {number}"
+        source, target = (str(row.get(k) or "").strip() for k in ("source", "target"))
+        if not source or not target:
+            raise InputError(f"{where}: a relationship needs source and target", _MSGRAPHRAG_FIX)
+        description = str(row.get("description") or "")
+        for doc in docs_of(row, where):
+            doc.relations.append(ImportedRelation(source, "related", target, description))
+    return out
+
+
+_MSGRAPHRAG_FIX = (
+    "point --extractions at an MS GraphRAG output folder (entities.parquet, "
+    "relationships.parquet, text_units.parquet)"
 )
 
 
