@@ -51,7 +51,7 @@ def test_types_defaults_and_bounds_are_the_models() -> None:
     by_key = {d.key: d for d in settings_reference()}
     top_k = by_key["query.top_k_chunks"]
     assert (top_k.type, top_k.default, top_k.bounds) == ("int", 5, {"ge": 1})
-    assert by_key["extract.extractor"].type == "one of: nlp, llm"
+    assert by_key["extract.extractor"].type == "one of: nlp, llm, import"
     assert by_key["runs.write_wait_s"].type == "float or none"
     assert by_key["llm.api_key"].type == "secret string or none"
     assert by_key["llm.api_key"].default is None
