@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 from graphgate.app.answering import QueryFlow
 from graphgate.app.calibration import calibrate_gates
+from graphgate.app.current_run import CurrentRun
 from graphgate.app.evaluation import evaluate_current_run
 from graphgate.app.index_run import build_run
 from graphgate.app.parts import WorkspaceParts
@@ -22,7 +22,7 @@ from graphgate.core.errors import ConfigError, GraphgateError, RunStateError
 from graphgate.core.family_match import family_matcher
 from graphgate.core.inputs import check_question, check_top_k
 from graphgate.core.modes import QUERY_MODES
-from graphgate.core.runs import COMPLETE, CURRENT, INTERRUPTED, RUNNING, Run, RunRegistry
+from graphgate.core.runs import COMPLETE, INTERRUPTED, RUNNING, Run, RunRegistry
 from graphgate.core.telemetry import Telemetry
 from graphgate.core.types import Document
 from graphgate.embed import Embedder
@@ -125,9 +125,7 @@ class Workspace:
         self.flow = QueryFlow(
             self.holding, self.retriever, self.answerer, lambda: self.parts.telemetry
         )
-        self._loaded: LoadedIndex | None = None
-        self._loading = threading.RLock()
-        self._current_signature: tuple[int, int, int] | None = None
+        self.current = CurrentRun(self.runs, self._open)
 
     # -- components, built once per workspace object (graphgate/app/parts.py) -----------------
     @property
@@ -353,46 +351,27 @@ class Workspace:
             return removed
 
     # -- querying ----------------------------------------------------------------------------
-    def loaded(self) -> LoadedIndex:
-        """The current run, opened for querying (once per run: a change of ``CURRENT`` is
-        noticed from its file's status, read again only when that changed). The run it
-        replaces is closed now, or by the last query still answering from it (:meth:`holding`);
-        safe to call from several threads."""
-        with self._loading:
-            signature = _file_signature(self.path / CURRENT)
-            if self._loaded is not None and signature == self._current_signature:
-                return self._loaded
-            run = self.runs.current()
-            if self._loaded is None or self._loaded.run.run_id != run.run_id:
-                check_embedding(run, self.embedder)
-                opened = open_index(
-                    run,
-                    self.open_store(run, self.settings),
-                    self.embedder,
-                    self.settings.query,
-                    self.settings.extract.spacy_model,
-                    self.llm_client() if self.settings.llm.provider != "none" else None,
-                    family_matcher(self.settings.truth),
-                )
-                self._retire_loaded()
-                self._loaded = opened
-            self._current_signature = signature
-            return self._loaded
+    def _open(self, run: Run) -> LoadedIndex:
+        check_embedding(run, self.embedder)
+        return open_index(
+            run,
+            self.open_store(run, self.settings),
+            self.embedder,
+            self.settings.query,
+            self.settings.extract.spacy_model,
+            self.llm_client() if self.settings.llm.provider != "none" else None,
+            family_matcher(self.settings.truth),
+        )
 
-    @contextmanager
-    def holding(self) -> Iterator[LoadedIndex]:
+    def loaded(self) -> LoadedIndex:
+        """The current run, opened for querying once per run (app/current_run.py); safe to
+        call from several threads."""
+        return self.current.loaded()
+
+    def holding(self) -> AbstractContextManager[LoadedIndex]:
         """The current run, kept open until the block ends even if another run becomes
         current meanwhile (a query answers from one run from start to end)."""
-        with self._loading:
-            loaded = self.loaded()
-            loaded.holders += 1
-        try:
-            yield loaded
-        finally:
-            with self._loading:
-                loaded.holders -= 1
-                if loaded.retired and loaded.holders == 0:
-                    loaded.close()
+        return self.current.holding()
 
     def retriever(
         self, mode: str | None = None, loaded: LoadedIndex | None = None
@@ -477,19 +456,8 @@ class Workspace:
     def list_runs(self) -> list[Run]:
         return self.runs.list()
 
-    def _retire_loaded(self) -> None:
-        """Close the loaded run, or leave it to the last query holding it."""
-        if self._loaded is not None:
-            if self._loaded.holders:
-                self._loaded.retired = True
-            else:
-                self._loaded.close()
-            self._loaded = None
-
     def _close_loaded(self) -> None:
-        with self._loading:
-            self._retire_loaded()
-            self._current_signature = None
+        self.current.close()
 
     def close(self) -> None:
         self._close_loaded()
@@ -500,16 +468,6 @@ class Workspace:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _file_signature(path: Path) -> tuple[int, int, int] | None:
-    """Inode, size and modification time: ``CURRENT`` is replaced by a rename, so a new run
-    gives it a new inode."""
-    try:
-        found = path.stat()
-    except FileNotFoundError:
-        return None
-    return (found.st_ino, found.st_size, found.st_mtime_ns)
 
 
 def _answered(events: QueryEvents) -> Answer:
