@@ -17,7 +17,7 @@ from graphgate.llm.base import Completion, LLMError, Request
 from graphgate.llm.client import LLMClient, ResponseCache
 from graphgate.llm.json_stream import JsonFieldStream
 from graphgate.llm.openai_compat import OpenAICompatibleLLM
-from graphgate.query.answer_llm import SCHEMA
+from graphgate.query.answer_llm import SCHEMA, parse_answer
 from graphgate.query.base import Turn
 from graphgate.query.events import Answered, AnswerText, Retrieved
 from tests.llm_fake import FakeModel, fake_model_server
@@ -104,6 +104,13 @@ def test_the_answer_field_is_read_while_its_json_is_written(value: str, ascii_on
         field = JsonFieldStream("answer")
         out = "".join(field.feed(text[i : i + size]) for i in range(0, len(text), size))
         assert out == value and field.done
+    # A raw line break inside the string (invalid JSON, written by models all the same).
+    raw = '{"answer": "first line\nsecond [C1]", "short_answer": null}'
+    for size in (1, 4, 7):
+        field = JsonFieldStream("answer")
+        out = "".join(field.feed(raw[i : i + size]) for i in range(0, len(raw), size))
+        assert out == "first line\nsecond [C1]"
+    assert parse_answer(raw) == ("first line\nsecond [C1]", None)
     other = JsonFieldStream("answer")  # a key that merely ends in "answer" is not the field
     assert other.feed('{"short_answer": "no", ') == "" and other.feed('"answer": "yes"}') == "yes"
 

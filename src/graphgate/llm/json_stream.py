@@ -30,7 +30,8 @@ class JsonFieldStream:
                 return ""
             self._at = found.end()
         raw, self._at, self.done = _scan(self._buffer, self._at)
-        return json.loads(f'"{raw}"') if raw else ""
+        # strict=False: a model may write a raw line break inside the string.
+        return json.loads(f'"{raw}"', strict=False) if raw else ""
 
 
 def _scan(text: str, at: int) -> tuple[str, int, bool]:
