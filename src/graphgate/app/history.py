@@ -38,6 +38,8 @@ class RunOverview(TypedDict):
     parent_run: str | None
     changes: dict[str, Any]
     counts: dict[str, Any]
+    curation: int | None
+    edits_not_applied: list[int]
 
 
 class TrendPoint(TypedDict):
@@ -85,6 +87,8 @@ def runs_overview(registry: RunRegistry) -> list[RunOverview]:
         except GraphgateError:  # listed as what it is to the registry: interrupted, prunable
             manifest = RunManifest(run_id=run.run_id, status=INTERRUPTED)
         changes = manifest.changes or {}
+        resolved = manifest.stage("resolve")
+        outcomes = resolved.info.get("curation", []) if resolved is not None else []
         out.append(
             {
                 "run_id": run.run_id,
@@ -99,6 +103,10 @@ def runs_overview(registry: RunRegistry) -> list[RunOverview]:
                 "parent_run": manifest.parent_run,
                 "changes": {k: len(v) if isinstance(v, list) else v for k, v in changes.items()},
                 "counts": manifest.counts,
+                # The workspace's edits it was built with (the last one's number), and those
+                # of them that did not apply (app/curation.py).
+                "curation": manifest.curation,
+                "edits_not_applied": [o["n"] for o in outcomes if not o.get("applied")],
             }
         )
     return out

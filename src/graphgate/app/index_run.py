@@ -42,6 +42,7 @@ def build_run(
     if parent is None and ws.runs.current_id() is not None:
         parent = ws.runs.current()
     previous = documents_by_id(parent)
+    edits = ws.curation.log.read()  # a damaged file stops the run before it starts
     run = ws.runs.create()
     ws.write_lock.started_run(run.run_id)
     if gold is not None:
@@ -56,6 +57,7 @@ def build_run(
         settings=ws.settings.public_dump(),
         settings_sources=ws.setting_sources,
         stage_names=ws.pipelines[pipeline].stage_names(),
+        curation=edits[-1].n if edits else None,
     )
     uses_llm = "llm" in (ws.settings.extract.extractor, ws.settings.communities.summarizer)
     ctx = IndexContext(
@@ -76,6 +78,7 @@ def build_run(
         summarizer=ws.summarizer,
         executor=ws.parts.executor,
         telemetry=ws.parts.telemetry,
+        curation=edits,
     )
     keyword_ahead = ws.stores.get(ws.settings.store.backend).keyword_ahead
     background = BackgroundWork.for_run(

@@ -10,6 +10,7 @@ from typing import Any
 
 from graphgate.app.answering import QueryFlow
 from graphgate.app.calibration import calibrate_gates
+from graphgate.app.curation import Curation
 from graphgate.app.current_run import CurrentRun
 from graphgate.app.evaluation import evaluate_current_run
 from graphgate.app.index_run import build_run
@@ -126,6 +127,8 @@ class Workspace:
             self.holding, self.retriever, self.answerer, lambda: self.parts.telemetry
         )
         self.current = CurrentRun(self.runs, self._open)
+        # The user's edits to the graph (app/curation.py), applied by every run.
+        self.curation = Curation(self)
 
     # -- components, built once per workspace object (graphgate/app/parts.py) -----------------
     @property

@@ -7,6 +7,7 @@ import sys
 
 import typer
 
+from graphgate.cli import curation as curation_commands
 from graphgate.cli import cypher as cypher_commands
 from graphgate.cli import engine as engine_commands
 from graphgate.cli import evaluation as evaluation_commands
@@ -33,6 +34,7 @@ def build_app() -> typer.Typer:
     gate_commands.register(app)
     serving_commands.register(app)
     cypher_commands.register(app)
+    curation_commands.register(app)
     settings_commands.register(app)
     return app
 

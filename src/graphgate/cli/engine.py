@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from graphgate.app.history import runs_overview
+from graphgate.app.history import RunOverview, runs_overview
 from graphgate.app.workspace import Workspace
 from graphgate.app.workspace_lock import WriterInfo
 from graphgate.cli.common import (
@@ -387,14 +387,14 @@ def runs(
         print(json.dumps(rows, indent=2))
         return
     table = Table()
-    for col in ("run", "status", "pipeline", "seconds", "gates", "current", "built from"):
+    for col in ("run", "status", "pipeline", "seconds", "gates", "current", "edits", "built from"):
         table.add_column(col)
     for row in rows:
         changes = row["changes"]
         built = shown(row["origin"] or "index")
         if row["parent_run"]:
             built += f" on {shown(row['parent_run'])}"
-        if changes:
+        if changes and not (row["origin"] or "").startswith("curation"):
             built += ": " + changes_line(changes)
         table.add_row(
             shown(row["run_id"]),
@@ -403,9 +403,18 @@ def runs(
             "" if row["seconds"] is None else str(row["seconds"]),
             str(row["verdict"] or ""),
             "*" if row["current"] else "",
+            _edits(row),
             built,
         )
     console().print(table)
+
+
+def _edits(row: RunOverview) -> str:
+    """The curation a run was built with (edits 1 to n: "6"), and the edits not applied."""
+    if not row["curation"]:
+        return ""
+    missed = ", ".join(map(str, row["edits_not_applied"]))
+    return f"{row['curation']}" + (f" ({missed} not applied)" if missed else "")
 
 
 def prune(

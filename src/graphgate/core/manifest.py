@@ -67,6 +67,8 @@ class RunManifest(_Record):
     settings: dict[str, Any] = Field(default_factory=dict)
     settings_sources: dict[str, str] = Field(default_factory=dict)
     stage_names: list[str] | None = None
+    # The workspace's curation it was built with: the number of the last edit (None: none).
+    curation: int | None = None
     store: StoreRecord | None = None
     # How it went (written as stages finish, and at the end).
     stages: list[StageRecord] = Field(default_factory=list)

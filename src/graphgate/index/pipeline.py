@@ -18,6 +18,7 @@ from graphgate.core.telemetry import Steps, Telemetry
 from graphgate.core.types import Document
 from graphgate.embed.base import Embedder
 from graphgate.index.cache import ContentCache
+from graphgate.index.curation import CurationEdit
 from graphgate.index.executor_base import Executor
 from graphgate.index.executor_local import LocalExecutor
 from graphgate.index.extract_base import Extractor
@@ -70,6 +71,9 @@ class IndexContext:
     executor: Executor = field(default_factory=LocalExecutor)
     # Where stage spans go (core/telemetry.py); default: none.
     telemetry: Telemetry = field(default_factory=Telemetry)
+    # The workspace's curation (index/curation.py), applied at resolution: every edit made,
+    # in order, reverts included.
+    curation: list[CurationEdit] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +20,7 @@ from graphgate.core.config import ResolveSettings
 from graphgate.core.text import normalise_name
 from graphgate.core.types import Entity, Mention, RawRelation, Relationship
 from graphgate.embed.base import mean_directions
+from graphgate.index.curation import CurationEdit, EditOutcome, apply_edits, edge_matches
 
 
 def clip(sentence: str, limit: int = 300) -> str:
@@ -69,6 +70,10 @@ class Resolution:
     relationships: list[Relationship]
     merged_by_embedding: int
     key_to_id: dict[str, str]  # normalised name -> the id of the entity it resolved into
+    # The user's edits (index/curation.py): how each fared, and the edges to delete as
+    # (source id, predicate or None, target id, the edit's number).
+    outcomes: list[EditOutcome] = field(default_factory=list)
+    deleted: list[tuple[str, str | None, str, int]] = field(default_factory=list)
 
 
 class EntityResolver:
@@ -82,9 +87,11 @@ class EntityResolver:
         relations: Iterable[RawRelation],
         chunk_vectors: Mapping[str, npt.NDArray[np.float32]] | None = None,
         with_relationships: bool = True,
+        edits: Sequence[CurationEdit] = (),
     ) -> Resolution:
         """``chunk_vectors`` (chunk id -> embedding) enable the embedding merge of short names.
-        Without relationships, the caller makes them from :attr:`Resolution.key_to_id`."""
+        Without relationships, the caller makes them from :attr:`Resolution.key_to_id`.
+        ``edits`` (the workspace's curation) apply after the merges, in order."""
         groups = _group_mentions(mentions)
         parent = {key: key for key in groups}
         merged = 0
@@ -98,22 +105,43 @@ class EntityResolver:
                 key = parent[key]
             return key
 
+        curated = apply_edits({key: root(key) for key in groups}, edits)
+        head = curated.head
         clusters: dict[str, list[_Group]] = defaultdict(list)
         for key in sorted(groups):
-            clusters[root(key)].append(groups[key])
-        key_to_id = {key: entity_id(root(key)) for key in groups}
+            clusters[head[key]].append(groups[key])
+        key_to_id = {key: entity_id(head[key]) for key in groups}
+        for label, surfaces in curated.extra.items():  # curated names not (yet) in the corpus
+            for surface in surfaces:
+                key_to_id.setdefault(normalise_name(surface), entity_id(label))
         entities = [
-            self._entity(entity_id(r), groups[r], members)
+            self._entity(
+                entity_id(r), groups[r], members, curated.names.get(r), curated.extra.get(r, [])
+            )
             for r, members in sorted(clusters.items())
+        ]
+        deleted = [
+            (entity_id(s), predicate, entity_id(t), n)
+            for source, predicate, target, n in curated.deleted
+            if (s := curated.find(source)) is not None
+            and (t := curated.find(target)) is not None
+            and s != t
         ]
         relationships = (
             relationships_of(relations, key_to_id, self.description_sentences)
             if with_relationships
             else []
         )
-        return Resolution(entities, relationships, merged, key_to_id)
+        return Resolution(entities, relationships, merged, key_to_id, curated.outcomes, deleted)
 
-    def _entity(self, eid: str, head: _Group, members: list[_Group]) -> Entity:
+    def _entity(
+        self,
+        eid: str,
+        head: _Group,
+        members: list[_Group],
+        renamed: str | None = None,
+        curated_names: Sequence[str] = (),
+    ) -> Entity:
         if len(members) == 1:  # most entities: one spelling group, nothing to merge
             merged = head
         else:
@@ -125,13 +153,13 @@ class EntityResolver:
                 merged.chunk_ids |= g.chunk_ids
                 merged.doc_ids |= g.doc_ids
         surfaces, sentences = merged.surfaces, merged.sentences
-        name = head.name
+        name = renamed or head.name
         return Entity(
             id=eid,
             name=name,
             type=merged.type,
             description=" ".join(clip(s) for s in sentences[: self.description_sentences]),
-            aliases=sorted(s for s in surfaces if s != name),
+            aliases=sorted({*surfaces, *curated_names} - {name}),
             mention_count=sum(surfaces.values()),
             chunk_ids=sorted(merged.chunk_ids),
             doc_ids=sorted(merged.doc_ids),
@@ -275,3 +303,26 @@ def relationships_of(
     ]
     out.sort(key=lambda r: r.id)
     return out
+
+
+def deleted_statements(
+    relations: Iterable[RawRelation],
+    key_to_id: Mapping[str, str],
+    deleted: Sequence[tuple[str, str | None, str, int]],
+) -> dict[int, int]:
+    """How many raw relations each relation delete keeps out of the graph: counted from what
+    the corpus states, so a rebuild and an update (which keeps its parent's rows, already
+    without the edge) report the same."""
+    counts = {n: 0 for *_, n in deleted}
+    if not deleted:
+        return counts
+    ids: dict[str, str | None] = {}
+    for r in relations:
+        key = edge_key(r, key_to_id, ids)
+        if key is None:
+            continue
+        for s, p, t, n in deleted:
+            if edge_matches(s, p, t, key[0], key[2], key[1], r.kind):
+                counts[n] += 1
+                break
+    return counts

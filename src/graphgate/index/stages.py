@@ -39,10 +39,16 @@ from graphgate.index.cache import (
 )
 from graphgate.index.chunk import chunk_documents
 from graphgate.index.communities import detect, undirected_edges
+from graphgate.index.curation import curation_key, effective, with_removals, without_deleted
 from graphgate.index.extract_stage import check_extraction, extract_stage
 from graphgate.index.load import CorpusLoader, versioned
 from graphgate.index.pipeline import IndexContext, Pipeline, Stage, StageOutput
-from graphgate.index.resolve import EDGES_VERSION, EntityResolver, relationships_of
+from graphgate.index.resolve import (
+    EDGES_VERSION,
+    EntityResolver,
+    deleted_statements,
+    relationships_of,
+)
 from graphgate.index.resolve_update import ParentEdges, changed_chunks, combined, update_edges
 from graphgate.index.summarize import CommunitySummarizer, Summarizer
 from graphgate.index.synonyms import synonym_edges, synonyms_table
@@ -87,6 +93,7 @@ def resolve_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOut
         relations,
         dict(zip(ids, matrix, strict=True)),
         with_relationships=False,
+        edits=ctx.curation,
     )
     chunks = tables["chunks"]
     dated = dict(zip(chunks["id"].to_pylist(), chunks["date"].to_pylist(), strict=True))
@@ -107,11 +114,13 @@ def resolve_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOut
     relationships = supersede(observed, functional)
     info["superseded"] = sum(a is not b for a, b in zip(observed, relationships, strict=True))
     table = to_table(relationships, Relationship)
+    table, _ = without_deleted(table if kept is None else combined(kept, table), result.deleted)
+    if ctx.curation:
+        stated = deleted_statements(relations, result.key_to_id, result.deleted)
+        outcomes = with_removals(result.outcomes, stated)
+        info["curation"] = [o.as_dict() for o in outcomes]
     return StageOutput(
-        {
-            "entities": to_table(result.entities, Entity),
-            "relationships": table if kept is None else combined(kept, table),
-        },
+        {"entities": to_table(result.entities, Entity), "relationships": table},
         info,
     )
 
@@ -120,7 +129,10 @@ def _edge_settings(ctx: IndexContext) -> str:
     """What a run's edges depend on besides their inputs: a parent's rows are kept only if
     it was made the same way (and by this version of the aggregation)."""
     truth = ctx.settings.truth.model_dump_json()
-    return content_key(EDGES_VERSION, str(ctx.settings.extract.description_sentences), truth)
+    sentences = str(ctx.settings.extract.description_sentences)
+    edits = effective(ctx.curation)  # an edge deleted or a name moved by the user
+    curated = (curation_key(edits),) if edits else ()
+    return content_key(EDGES_VERSION, sentences, truth, *curated)
 
 
 def _parent_edges(ctx: IndexContext, edges: str) -> ParentEdges | None:

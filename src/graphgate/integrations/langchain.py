@@ -17,8 +17,7 @@ try:
     from langchain_core.retrievers import BaseRetriever
 except ImportError as exc:  # pragma: no cover - the message is the point
     raise ImportError(
-        "graphgate.integrations.langchain needs langchain-core: "
-        "pip install 'graphgate[langchain]'"
+        "graphgate.integrations.langchain needs langchain-core: pip install 'graphgate[langchain]'"
     ) from exc
 from pydantic import ConfigDict, Field, SecretStr
 
@@ -45,8 +44,6 @@ class GraphgateRetriever(BaseRetriever):
             self.workspace, self.url, token, query, self.mode, self.top_k, self.timeout_s
         )
         return [
-            Document(
-                page_content=p["text"], metadata=passage_metadata(found, p), id=p["chunk_id"]
-            )
+            Document(page_content=p["text"], metadata=passage_metadata(found, p), id=p["chunk_id"])
             for p in found["passages"]
         ]

@@ -69,9 +69,7 @@ class ExtractiveAnswerer:
         yield from (line for line in _LINE.findall(answer.answer) if line)
         yield answer
 
-    def answer(
-        self, result: RetrievalResult, run_id: str, history: Sequence[Turn] = ()
-    ) -> Answer:
+    def answer(self, result: RetrievalResult, run_id: str, history: Sequence[Turn] = ()) -> Answer:
         """``history`` is not read: the extractive answer is to the question alone."""
         if result.mode == "global":
             return self._from_reports(result, run_id)

@@ -100,9 +100,7 @@ class LLMAnswerer:
     def request(self, result: RetrievalResult, history: Sequence[Turn] = ()) -> Request:
         return Request(SYSTEM, self.prompt(result, history), SCHEMA, "answer", self.max_tokens)
 
-    def answer(
-        self, result: RetrievalResult, run_id: str, history: Sequence[Turn] = ()
-    ) -> Answer:
+    def answer(self, result: RetrievalResult, run_id: str, history: Sequence[Turn] = ()) -> Answer:
         if answered_by_rows(result):  # the rows are the answer; no second call needed
             return rows_answer(result, run_id)
         completion = self.client.complete(self.request(result, history))
