@@ -348,3 +348,45 @@ def test_with_a_read_token_the_page_reads_only_with_a_token(
         page.click("#documents button.delete >> nth=0")
         error = page.wait_for_selector("#error:not([hidden])")
         assert "403" in error.text_content() and "write token" in error.text_content()
+
+
+def test_an_entity_is_corrected_from_its_page(
+    page: Any, ui_workspace: Path, tmp_path: Path, shots: Path
+) -> None:
+    """Alias, then an edge deleted, from the entity view with the write token, on a copy of the
+    index (the other tests' server is left as it is); a hostile alias stays text."""
+    copy = tmp_path / "ws"
+    shutil.copytree(ui_workspace, copy)
+    hostile = "<img src=x onerror=window.pwned=1>"
+    with running_server(copy, WRITE_TOKEN) as (base, _):
+        hit = httpx.get(f"{base}/entities", params={"q": "Dick Wilkins"}).json()[0]
+        _open(page, base, f"/entity/{quote(hit['id'])}", {}, "entity")
+        edges_before = page.locator("button.delete-edge").count()
+        assert edges_before > 0
+        page.fill("#token", WRITE_TOKEN)
+        page.click("#token-form button")
+        page.wait_for_selector("body[data-ready='entity']", state="attached")
+        page.click("#curate summary")
+        page.fill("#alias-name", hostile)
+        page.click("#alias-form button")
+        page.wait_for_function(
+            "() => (document.querySelector('#entity-aliases') || {}).textContent"
+            "?.includes('onerror') && document.body.dataset.ready === 'entity'",
+            timeout=120_000,
+        )
+        assert hostile in page.text_content("#entity-aliases")
+        assert page.evaluate("() => window.pwned") is None
+        page.screenshot(path=str(shots / "curate.png"))
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.click("button.delete-edge >> nth=0")
+        page.wait_for_function(
+            f"() => document.querySelectorAll('button.delete-edge').length < {edges_before}"
+            " && document.body.dataset.ready === 'entity'",
+            timeout=120_000,
+        )
+        edits = httpx.get(f"{base}/curation").json()
+        assert [(e["op"], e["applied"]) for e in edits] == [
+            ("alias_add", True),
+            ("relation_delete", True),
+        ]
+        assert edits[0]["names"] == [hostile]

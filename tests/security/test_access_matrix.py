@@ -65,6 +65,11 @@ ROUTES: dict[str, Call] = {
     "documents.add": lambda c, h, _: c.post("/documents", json={"documents": []}, headers=h),
     "documents.delete": lambda c, h, _: c.delete("/documents/x", headers=h),
     "eval": lambda c, h, _: c.post("/eval", json={"testset": "t.jsonl", "modes": []}, headers=h),
+    "curation.list": lambda c, h, _: c.get("/curation", headers=h),
+    "curation.edit": lambda c, h, _: c.post(
+        "/curation", json={"op": "merge", "entity": "Nobody Atall", "names": ["X"]}, headers=h
+    ),
+    "curation.revert": lambda c, h, _: c.post("/curation/revert", json={"n": 99}, headers=h),
     "mcp": lambda c, h, _: mcp_call(c, "tools/list", {}, h),
     "cypher": lambda c, h, _: c.post(
         "/cypher", json={"query": "MATCH (e:Entity) RETURN count(e) AS n"}, headers=h
@@ -78,6 +83,9 @@ TOOLS: dict[str, Callable[[Path], dict[str, object]]] = {
     "add_documents": lambda _: {"documents": []},
     "delete_documents": lambda _: {"doc_ids": ["no-such-document"]},
     "evaluate": lambda allowed: {"testset": str(allowed / "missing.jsonl")},
+    "list_edits": lambda _: {},
+    "edit_graph": lambda _: {"op": "rename", "entity": "Nobody Atall", "names": ["X"]},
+    "revert_edit": lambda _: {"n": 99},
 }
 _DENIALS = ("needs a bearer token", "needs the write token", "wrong or malformed", "disabled")
 

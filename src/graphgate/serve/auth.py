@@ -55,6 +55,10 @@ POLICY: dict[str, Access] = {
     "documents.add": Access.WRITE,
     "documents.delete": Access.WRITE,
     "eval": Access.WRITE,
+    # Curation (graphgate.serve.curation_routes): the list is a read, an edit a write.
+    "curation.list": Access.READ,
+    "curation.edit": Access.WRITE,
+    "curation.revert": Access.WRITE,
     # Any read of the whole graph, hence the write token (and off unless serve.cypher).
     "cypher": Access.WRITE,
     # The MCP endpoint itself (connecting at all), then each tool.
@@ -66,6 +70,9 @@ POLICY: dict[str, Access] = {
     "mcp.add_documents": Access.WRITE,
     "mcp.delete_documents": Access.WRITE,
     "mcp.evaluate": Access.WRITE,
+    "mcp.list_edits": Access.READ,
+    "mcp.edit_graph": Access.WRITE,
+    "mcp.revert_edit": Access.WRITE,
 }
 
 

@@ -33,6 +33,7 @@ from graphgate.query.events import Answered, AnswerText, QueryEvent, Retrieved
 from graphgate.serve import sse
 from graphgate.serve.auth import AccessDenied
 from graphgate.serve.browse_routes import add_browse_routes
+from graphgate.serve.curation_routes import add_curation_routes
 from graphgate.serve.guard import Guard, allowed_hosts
 from graphgate.serve.metrics import ServerMetrics
 from graphgate.serve.openai_api import add_openai_routes
@@ -293,6 +294,7 @@ def create_app(service: Service, mcp: bool = True, host: str = "127.0.0.1") -> F
         )
 
     add_browse_routes(app, service)
+    add_curation_routes(app, service)
     add_openai_routes(app, service)
     add_ui_routes(app)
     if mcp_app is not None:

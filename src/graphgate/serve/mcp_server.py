@@ -9,13 +9,14 @@ MCP specification advises for stdio), against the same tokens and the same table
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from graphgate.core.errors import GraphgateError
 from graphgate.core.modes import DEFAULT_EVAL_MODES
+from graphgate.index.curation import REVERT, CurationEdit
 from graphgate.serve.auth import Access, Caller
 from graphgate.serve.guard import ACCESS_KEY
 from graphgate.serve.jobs import Job
@@ -114,6 +115,40 @@ def build_mcp(service: Service, stdio_caller: Caller | None = None) -> MCPServer
         """Remove documents by id in a new run (waits for it to finish)."""
         allow(ctx, "delete_documents")
         return finished(lambda: service.delete_documents(doc_ids))
+
+    @server.tool()
+    def list_edits(ctx: Context) -> list[dict[str, Any]]:
+        """The edits made to the graph, in order: in force or reverted, and whether the
+        current run applied each (and why not)."""
+        allow(ctx, "list_edits")
+        try:
+            return service.curation_edits()
+        except GraphgateError as exc:
+            raise failed(exc) from exc
+
+    @server.tool()
+    def edit_graph(
+        ctx: Context,
+        op: Literal["merge", "rename", "split", "alias_add", "relation_delete"],
+        entity: str,
+        names: list[str] | None = None,
+        target: str = "",
+        predicate: str | None = None,
+    ) -> dict[str, Any]:
+        """Correct the graph; the edit is kept through every later update. merge: the
+        entities ``names`` into ``entity``; rename: ``entity`` to ``names[0]``; split: the
+        names ``names`` off ``entity``; alias_add: ``names[0]`` as an alias of ``entity``;
+        relation_delete: the edges between ``entity`` and ``target`` (of ``predicate`` only,
+        if given). Waits for the new run."""
+        allow(ctx, "edit_graph")
+        edit = CurationEdit(0, op, entity, tuple(names or ()), target, predicate)
+        return finished(lambda: service.curate(edit))
+
+    @server.tool()
+    def revert_edit(ctx: Context, n: int) -> dict[str, Any]:
+        """Undo edit ``n`` (see list_edits) in a new run. Waits for it."""
+        allow(ctx, "revert_edit")
+        return finished(lambda: service.curate(CurationEdit(0, REVERT, reverts=n)))
 
     @server.tool()
     def run_gates(ctx: Context) -> dict[str, Any]:

@@ -21,11 +21,13 @@ import queue
 import threading
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, Field
 
+from graphgate.app.curation import check_against
 from graphgate.app.explore import Explorer
 from graphgate.app.workspace import Workspace
 from graphgate.app.workspace_lock import WriterInfo
@@ -42,6 +44,7 @@ from graphgate.core.inputs import (
 from graphgate.core.modes import check_mode, parse_modes
 from graphgate.core.types import Document, from_table
 from graphgate.evaluate.records import EvalRecord
+from graphgate.index.curation import CurationEdit, check_edit
 from graphgate.index.pipeline import IndexReport
 from graphgate.query.base import Turn
 from graphgate.query.events import QueryEvents
@@ -337,6 +340,26 @@ class Service:
             return _report(writer.index(corpus, progress=self._progress(job)))
 
         return self._start_write("index", work)
+
+    # -- curation (app/curation.py) ----------------------------------------------------------
+    def curation_edits(self) -> list[dict[str, Any]]:
+        return [s.as_dict() for s in self.ws.curation.edits()]
+
+    def curate(self, edit: CurationEdit) -> Job:
+        """Record an edit and apply it in a new run. It is checked against the current run
+        now (an entity or edge that is not there is refused at once), unless earlier writes
+        are still queued: the job then checks it when its turn comes."""
+        check_edit(replace(edit, n=edit.n or 10**9), "the edit")
+        for text in (edit.entity, *edit.names, edit.target, edit.predicate or ""):
+            check_unicode(text, "a name")
+        if not self._pending and self.ws.runs.current_id() is not None:
+            edits = self.ws.curation.log.read()
+            check_against(replace(edit, n=len(edits) + 1), edits, self.ws.runs.current())
+
+        def work(job: Job, writer: Workspace) -> dict[str, Any]:
+            return writer.curation.make(edit, progress=self._progress(job)).as_dict()
+
+        return self._start_write("curate", work)
 
     def evaluate(self, testset: str, modes: list[str] | str) -> Job:
         """Evaluate a test set below ``serve.allowed_paths``; results stay with the run."""

@@ -4,11 +4,12 @@
 (function (GG) {
   const { h } = GG;
 
-  // The strongest edges first; a hub's hundreds wait for a click.
-  function edgesTable(edges, centre, limit) {
+  // The strongest edges first; a hub's hundreds wait for a click. ``remove`` makes an edge's
+  // delete button (curate.js).
+  function edgesTable(edges, centre, limit, remove) {
     const shown = limit ? edges.slice(0, limit) : edges;
     const table = GG.table(
-      ["source", "predicate", "target", "valid from", "valid to", "weight", "evidence"],
+      ["source", "predicate", "target", "valid from", "valid to", "weight", "evidence", ""],
       shown.map((e) => [
         e.source_id === centre ? e.source : GG.link(GG.entityHash(e.source_id), e.source),
         e.predicate,
@@ -17,12 +18,13 @@
         e.valid_to || "",
         GG.fmt(e.weight, 1),
         e.chunk_ids.slice(0, 3).map((c) => [GG.link(`#/chunk?id=${encodeURIComponent(c)}`, c), " "]),
+        remove ? remove(e) : "",
       ]),
       { class: "edges" },
     );
     if (shown.length === edges.length) return table;
     const more = h("button", { type: "button", class: "more" }, `show all ${edges.length}`);
-    more.addEventListener("click", () => GG.render(box, edgesTable(edges, centre)));
+    more.addEventListener("click", () => GG.render(box, edgesTable(edges, centre, 0, remove)));
     const box = h("div", {}, table, more);
     return box;
   }
@@ -67,10 +69,14 @@
     const nodes = Number(GG.param(query, "nodes", "60"));
     const e = await GG.api(`/entities/${encodeURIComponent(id)}?nodes=${nodes}`);
     const graphBox = h("div", { class: "graph", id: "entity-graph" });
+    const status = GG.curate.status();
+    const remove = (edge) => GG.curate.deleteEdge(edge, status, e.id);
     GG.render(main, 
       h("h1", { id: "entity-name" }, e.name, h("span", { class: "type" }, e.type)),
-      e.aliases.length ? h("p", {}, "Also: ", e.aliases.join(", ")) : null,
+      e.aliases.length ? h("p", { id: "entity-aliases" }, "Also: ", e.aliases.join(", ")) : null,
       h("p", { class: "description" }, e.description),
+      GG.curate.panel(e, status),
+      status,
       h("p", { class: "muted" }, `${e.mention_count} mentions in ${e.doc_ids.length} documents`),
       h("h2", {}, "Communities, coarsest first"),
       communityChain(e.communities),
@@ -82,7 +88,7 @@
       ),
       graphBox,
       h("h2", {}, `Edges (${e.edges.length})`),
-      edgesTable(e.edges, e.id, 100),
+      edgesTable(e.edges, e.id, 100, remove),
       h("h2", {}, `Mentions (${e.mentions.length}${e.mentions.length > 100 ? ", the first 100 shown" : ""})`),
       h(
         "ul",
