@@ -149,6 +149,35 @@ def test_an_ms_graphrag_output_folder_is_read(small_corpus: Path, tmp_path: Path
         ws.index(small_corpus)
 
 
+def test_a_real_ms_graphrag_run_is_imported(tmp_path: Path) -> None:
+    """The output of GraphRAG 3.3.0 itself over the demo novel (its fast method: noun phrases
+    and co-occurrence; tests/data/build_msgraphrag.py): its entities are found in graphgate's
+    chunks, its relationships kept where a chunk holds both ends, the rest reported."""
+    import pyarrow.parquet as pq
+
+    from graphgate.core.text import normalise_name
+    from tests.conftest import DEMO_CORPUS
+
+    folder = Path(__file__).parents[1] / "data" / "msgraphrag_demo"
+    with _imported(tmp_path / "ws", folder) as ws:
+        report = ws.index(DEMO_CORPUS)
+        names, edges = _graph(ws)
+        answer = ws.query("Who is Tiny Tim?", mode="local")
+    extract = next(s for s in report.stages if s.name == "extract")
+    assert extract.info["documents_without_extractions"] == 0
+    relationships = pq.read_table(folder / "relationships.parquet").num_rows
+    # GraphRAG pairs noun phrases across a 1,200-token text unit; a pair no chunk of graphgate's
+    # holds is not placed, and counted.
+    assert 0 < extract.info["unplaced_relations"] < relationships
+    text = (DEMO_CORPUS / "christmas_carol.txt").read_text(encoding="utf-8").casefold()
+    titles = pq.read_table(folder / "entities.parquet")["title"].to_pylist()
+    verbatim = {normalise_name(t) for t in titles if t.casefold() in text}
+    found = {normalise_name(n) for e in names.values() for n in (e.name, *e.aliases)}
+    assert len(verbatim & found) >= 0.95 * len(verbatim), sorted(verbatim - found)
+    assert edges and all(predicate == "related" for _, predicate, _ in edges)
+    assert "TINY TIM" in names and answer.citations
+
+
 @pytest.mark.parametrize(
     ("line", "problem"),
     [
