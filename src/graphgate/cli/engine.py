@@ -387,8 +387,11 @@ def runs(
         print(json.dumps(rows, indent=2))
         return
     table = Table()
-    for col in ("run", "status", "pipeline", "seconds", "gates", "current", "edits", "built from"):
-        table.add_column(col)
+    curated = any(row["curation"] for row in rows)  # the column only where there are edits
+    columns = ("run", "status", "pipeline", "seconds", "gates", "current", "edits", "built from")
+    for col in columns:
+        if col != "edits" or curated:
+            table.add_column(col)
     for row in rows:
         changes = row["changes"]
         built = shown(row["origin"] or "index")
@@ -403,7 +406,7 @@ def runs(
             "" if row["seconds"] is None else str(row["seconds"]),
             str(row["verdict"] or ""),
             "*" if row["current"] else "",
-            _edits(row),
+            *([_edits(row)] if curated else []),
             built,
         )
     console().print(table)
