@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pytest
 
@@ -169,3 +170,39 @@ def test_the_log_names_file_and_line_of_a_bad_edit(tmp_path: Path) -> None:
         assert expected in str(err.value)
     log.path.write_text(good + "\n\n")
     assert log.read() == [_edit(1, "merge", "A", "B")]
+
+
+def test_a_split_keeps_the_walk_from_joining_the_two_again() -> None:
+    """Names that embed alike get a synonym edge, unless the user split them apart."""
+    from types import SimpleNamespace
+
+    from graphgate.core.config import Settings
+    from graphgate.core.types import vectors_table
+    from graphgate.index.curation import kept_apart
+    from graphgate.index.stages import synonyms_stage
+
+    entities = pa.table(
+        {
+            "id": ["e_a", "e_b", "e_c"],
+            "name": ["Ebenezer Scrooge", "Scrooge", "London"],
+            "type": ["PERSON", "PERSON", "GPE"],
+            "aliases": [["Mr Scrooge"], [], []],
+        }
+    )
+    vectors = np.eye(3, 8, dtype=np.float32)
+    vectors[1] = vectors[0]  # the two names embed alike
+    tables = {
+        "entities": entities,
+        "entity_name_vectors": vectors_table(["e_a", "e_b", "e_c"], vectors),
+    }
+    split = [_edit(1, "split", "Mr Scrooge", "Scrooge")]
+    assert kept_apart(split, entities) == {("e_a", "e_b")}
+    assert kept_apart([*split, _edit(2, "revert", reverts=1)], entities) == set()
+
+    def edges(curation: list[CurationEdit]) -> list[tuple[str, str]]:
+        ctx = SimpleNamespace(settings=Settings(), curation=curation)
+        table = synonyms_stage(ctx, tables).tables["entity_synonyms"]  # type: ignore[arg-type]
+        return list(zip(table["a"].to_pylist(), table["b"].to_pylist(), strict=True))
+
+    assert edges([]) == [("e_a", "e_b")]
+    assert edges(split) == []

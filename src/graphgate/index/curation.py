@@ -325,3 +325,25 @@ def with_removals(outcomes: Sequence[EditOutcome], stated: Mapping[int, int]) ->
         else:
             out.append(replace(o, reason=f"{count} statements of it left out"))
     return out
+
+
+def kept_apart(edits: Sequence[CurationEdit], entities: pa.Table) -> set[tuple[str, str]]:
+    """Pairs of entity ids (sorted) that a split in force separated: the entity split and each
+    entity its split names now belong to. The synonym edges of the walk never join them."""
+    splits = [e for e in effective(edits) if e.op == SPLIT]
+    if not splits:
+        return set()
+    owner: dict[str, str] = {}
+    columns = (column_values(entities[c]) for c in ("id", "name", "aliases"))
+    for entity_id, name, aliases in zip(*columns, strict=True):
+        for surface in (name, *(aliases or [])):
+            owner.setdefault(normalise_name(surface), entity_id)
+    pairs: set[tuple[str, str]] = set()
+    for edit in splits:
+        source = owner.get(normalise_name(edit.entity))
+        for name in edit.names:
+            other = owner.get(normalise_name(name))
+            if source is not None and other is not None and other != source:
+                a, b = sorted((source, other))
+                pairs.add((a, b))
+    return pairs

@@ -39,7 +39,13 @@ from graphgate.index.cache import (
 )
 from graphgate.index.chunk import chunk_documents
 from graphgate.index.communities import detect, undirected_edges
-from graphgate.index.curation import curation_key, effective, with_removals, without_deleted
+from graphgate.index.curation import (
+    curation_key,
+    effective,
+    kept_apart,
+    with_removals,
+    without_deleted,
+)
 from graphgate.index.extract_stage import check_extraction, extract_stage
 from graphgate.index.load import CorpusLoader, versioned
 from graphgate.index.pipeline import IndexContext, Pipeline, Stage, StageOutput
@@ -268,7 +274,7 @@ def synonyms_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOu
     """Entities resolution kept apart whose names embed alike and may corefer
     (index/synonyms.py): graph mode's walk joins them."""
     ids, matrix = vectors_from_table(tables["entity_name_vectors"])
-    entities = tables["entities"].select(["id", "name", "type"])
+    entities = tables["entities"].select(["id", "name", "type", "aliases"])
     row = {eid: i for i, eid in enumerate(entities["id"].to_pylist())}
     names, types = entities["name"].to_pylist(), entities["type"].to_pylist()
     keep = [i for i, eid in enumerate(ids) if eid in row]
@@ -284,6 +290,8 @@ def synonyms_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOu
         if cosine <= 1.0 and keep
         else []
     )
+    apart = kept_apart(ctx.curation, entities)  # the user split them: never one thing again
+    edges = [e for e in edges if (e.a, e.b) not in apart]
     return StageOutput({"entity_synonyms": synonyms_table(edges)}, {"synonyms": len(edges)})
 
 
