@@ -30,7 +30,7 @@ from typing import Any
 
 from graphgate.core.config_index import ExtractSettings
 from graphgate.core.errors import InputError
-from graphgate.core.text import sentence_spans
+from graphgate.core.text import normalise_name, sentence_spans
 from graphgate.core.types import Chunk, Mention, RawRelation
 from graphgate.index.extract_base import Extraction, Progress
 
@@ -330,7 +330,9 @@ def _place(
             kind = entity.type if entity is not None else _UNTYPED
             # What the extractions say of it, else the sentence that names it.
             sentence = (entity.description if entity is not None else "") or here[name]
-            mentions.append(Mention(chunk.id, chunk.doc_id, name, kind, sentence))
+            mentions.append(
+                Mention(chunk.id, chunk.doc_id, _as_written(name, match), kind, sentence)
+            )
         named.append(here)
     relations: list[RawRelation] = []
     lost = 0
@@ -359,6 +361,16 @@ def _place(
                 )
             )
     return mentions, relations, lost
+
+
+def _as_written(name: str, match: re.Match[str]) -> str:
+    """A name in capitals (MS GraphRAG writes every title so) as the text writes it, when that
+    is the same name (an alias found stays the entity's name); resolution then names the
+    entity by its most frequent spelling."""
+    if not name.isupper():
+        return name
+    written = match.group()
+    return written if normalise_name(written) == normalise_name(name) else name
 
 
 def _sentence_at(text: str, offset: int) -> str:
