@@ -122,6 +122,8 @@ def test_a_revert_gives_back_the_graph_before_the_edit(small_workspace: Workspac
         ws.curation.revert(merged.edit.n)
     with pytest.raises(NotFoundError, match="no edit 9"):
         ws.curation.revert(9)
+    with pytest.raises(InputError, match="itself a revert"):
+        ws.curation.revert(reverted.edit.n)
 
 
 def test_an_edit_that_cannot_apply_is_refused_and_changes_nothing(
@@ -141,6 +143,7 @@ def test_an_edit_that_cannot_apply_is_refused_and_changes_nothing(
         (lambda: ws.curation.relation_delete("Tiny Tim", "Bob Cratchit", "owns"), "no 'owns'"),
         (lambda: ws.curation.rename("Tiny Tim", "!!!"), "letters or digits"),
         (lambda: ws.curation.rename("Tiny Tim", "x" * 400), "too long"),
+        (lambda: ws.curation.alias_add("Tiny Tim", "Tim \ud800"), "lone surrogate"),
     ]
     for attempt, message in refused:
         with pytest.raises(GraphgateError, match=message):

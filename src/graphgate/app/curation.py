@@ -221,9 +221,14 @@ def check_against(edit: CurationEdit, edits: list[CurationEdit], run: Run) -> Cu
     why it cannot apply (an entity or an edge that is not there, a name of another one)."""
     if edit.op == REVERT:
         undone = next((e for e in edits if e.n == edit.reverts), None)
-        if undone is None or undone.op == REVERT:
+        if undone is None:
             raise NotFoundError(
                 f"there is no edit {edit.reverts} to revert", "see `graphgate curation list`"
+            )
+        if undone.op == REVERT:
+            raise InputError(
+                f"edit {edit.reverts} is itself a revert",
+                f"make edit {undone.reverts} again instead",
             )
         if any(e.op == REVERT and e.reverts == edit.reverts for e in edits):
             raise InputError(f"edit {edit.reverts} is reverted already", "nothing to undo")

@@ -18,6 +18,7 @@ from typing import Any
 import pyarrow as pa
 
 from graphgate.core.errors import InputError
+from graphgate.core.inputs import check_unicode
 from graphgate.core.text import normalise_name
 from graphgate.core.types import column_values
 
@@ -113,6 +114,8 @@ def check_edit(edit: CurationEdit, where: str = "the edit") -> None:
         )
         return
     texts = [edit.entity, *edit.names, edit.target, edit.predicate or ""]
+    for text in texts:
+        check_unicode(text, f"{where}: a name")
     need(
         all(len(t) <= MAX_NAME_CHARS for t in texts),
         "a name is too long",

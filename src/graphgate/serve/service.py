@@ -350,8 +350,6 @@ class Service:
         now (an entity or edge that is not there is refused at once), unless earlier writes
         are still queued: the job then checks it when its turn comes."""
         check_edit(replace(edit, n=edit.n or 10**9), "the edit")
-        for text in (edit.entity, *edit.names, edit.target, edit.predicate or ""):
-            check_unicode(text, "a name")
         if not self._pending and self.ws.runs.current_id() is not None:
             edits = self.ws.curation.log.read()
             check_against(replace(edit, n=len(edits) + 1), edits, self.ws.runs.current())
