@@ -315,7 +315,9 @@ def edge_matches(
     return (s, t) == (source, target) or (kind == "cooccurrence" and (t, s) == (source, target))
 
 
-def with_removals(outcomes: Sequence[EditOutcome], stated: Mapping[int, int]) -> list[EditOutcome]:
+def with_statement_counts(
+    outcomes: Sequence[EditOutcome], stated: Mapping[int, int]
+) -> list[EditOutcome]:
     """A delete of an edge the corpus no longer states did not apply; one that did says how
     many statements it keeps out."""
     out = []

@@ -43,7 +43,7 @@ from graphgate.index.curation import (
     curation_key,
     effective,
     kept_apart,
-    with_removals,
+    with_statement_counts,
     without_deleted,
 )
 from graphgate.index.extract_stage import check_extraction, extract_stage
@@ -123,7 +123,7 @@ def resolve_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOut
     table, _ = without_deleted(table if kept is None else combined(kept, table), result.deleted)
     if ctx.curation:
         stated = deleted_statements(relations, result.key_to_id, result.deleted)
-        outcomes = with_removals(result.outcomes, stated)
+        outcomes = with_statement_counts(result.outcomes, stated)
         info["curation"] = [o.as_dict() for o in outcomes]
     return StageOutput(
         {"entities": to_table(result.entities, Entity), "relationships": table},
