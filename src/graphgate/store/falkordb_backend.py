@@ -4,7 +4,7 @@ its parent's graph with only the difference written, old graphs dropped by pruni
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import pyarrow as pa
 
@@ -49,21 +49,16 @@ class FalkorDBBackend:
         """A copy of the parent's graph with the difference written when ``place`` found it
         on this server; else every table. A failed write drops its half-written graph."""
         from graphgate.store.falkordb_client import FalkorDBServer
-        from graphgate.store.falkordb_write import (
-            graph_content,
-            update_falkordb_graph,
-            write_falkordb_graph,
-        )
+        from graphgate.store.falkordb_write import update_falkordb_graph, write_falkordb_graph
 
         graph = str(record.graph)
         fields = settings.chunk.context_fields
         server = FalkorDBServer(settings.store)
         try:
             if record.copied_from is None or parent is None:
-                return write_falkordb_graph(server, graph, dict(tables), fields)
-            before = graph_content(parent_tables(parent.run), fields)
+                return write_falkordb_graph(server, graph, tables, fields)
             return update_falkordb_graph(
-                server, record.copied_from, graph, before, graph_content(dict(tables), fields)
+                server, record.copied_from, graph, ParentTables(parent.run), tables, fields
             )
         except BaseException:
             # A half-written graph is never served; the current run's graph is another one.
@@ -101,7 +96,25 @@ class FalkorDBBackend:
             server.close()
 
 
-def parent_tables(run: Run) -> dict[str, pa.Table]:
+class ParentTables(Mapping[str, pa.Table]):
     """The tables the parent's graph was written from (what an update's difference is
-    taken against)."""
-    return {n: run.read_artifact(n) for n in STORE_ARTIFACTS if run.has_artifact(n)}
+    taken against), each read from the parent run's artifacts when asked for and kept by
+    no one here, so an update holds one label's tables at a time."""
+
+    def __init__(self, run: Run) -> None:
+        self._run = run
+        self._names = [n for n in STORE_ARTIFACTS if run.has_artifact(n)]
+
+    def __getitem__(self, name: str) -> pa.Table:
+        if name not in self._names:
+            raise KeyError(name)
+        return self._run.read_artifact(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)

@@ -36,7 +36,7 @@ from graphgate.store.falkordb_client import FalkorDBServer
 from graphgate.store.falkordb_write import graph_counts
 from graphgate.store.text import Bm25TextIndex, memory_text_index
 
-# Search kind -> (label, vector property), as falkordb_write.VECTOR_INDEXES creates them.
+# Search kind -> (label, vector property), as falkordb_content.VECTOR_INDEXES creates them.
 VECTOR_PROPERTY = {
     "chunk": ("Chunk", "embedding"),
     "entity": ("Entity", "embedding"),
