@@ -306,3 +306,79 @@ def test_an_update_copies_the_parent_graph_and_writes_only_the_difference(
         answer = ws.query("Who is Peter Cratchit?", mode="local")
         assert "family.md" in {c.doc_id for c in answer.citations}
         assert not {c.doc_id for c in answer.retrieval.chunks} & {"fred.html", "belle.txt"}
+
+
+def _changed(tables: dict[str, Any]) -> dict[str, Any]:
+    """The demo run's tables with an update's kinds of change: entities dropped, edited and
+    reordered, a chunk's text edited, relationships dropped and reweighted, a vector moved."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from graphgate.core.types import vectors_from_table, vectors_table
+
+    out = dict(tables)
+    entities = tables["entities"]
+    keep = [i for i in range(entities.num_rows) if i % 5]
+    entities = entities.take(keep[::-1][: len(keep) // 2] + keep[: len(keep) // 2])
+    described = pc.if_else(
+        pc.equal(pc.utf8_length(entities["name"]), 5),
+        pc.binary_join_element_wise(entities["description"], "(edited)", " "),
+        entities["description"],
+    )
+    out["entities"] = entities.set_column(
+        entities.schema.get_field_index("description"), "description", described
+    )
+    chunks = tables["chunks"]
+    texts = chunks["text"].to_pylist()
+    texts[3] = texts[3] + " An edit."
+    out["chunks"] = chunks.set_column(
+        chunks.schema.get_field_index("text"), "text", pa.array(texts, pa.string())
+    )
+    rels = tables["relationships"]
+    rels = rels.filter(pa.array([i % 7 != 0 for i in range(rels.num_rows)]))
+    weights = pc.if_else(
+        pa.array([i % 3 == 0 for i in range(rels.num_rows)]),
+        pc.add(rels["weight"], 1.0),
+        rels["weight"],
+    )
+    out["relationships"] = rels.set_column(rels.schema.get_field_index("weight"), "weight", weights)
+    ids, matrix = vectors_from_table(tables["chunk_vectors"])
+    matrix = np.array(matrix)
+    matrix[5] = -matrix[5]
+    out["chunk_vectors"] = vectors_table(ids, matrix)
+    return out
+
+
+def test_writes_in_many_small_batches_equal_one_large_one(
+    demo_workspace: Workspace, falkordb_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tables are read and sent a batch at a time: with batches of 7 rows, a complete write
+    and an update (entities dropped, edited and reordered, edges dropped and changed, a vector
+    moved) give the graphs one batch each gives."""
+    from graphgate.store import falkordb_content, falkordb_write
+    from graphgate.store.base import STORE_ARTIFACTS
+
+    run = demo_workspace.runs.get(demo_workspace.runs.current_id() or "")
+    tables = {n: run.read_artifact(n) for n in STORE_ARTIFACTS if run.has_artifact(n)}
+    changed = _changed(tables)
+    assert tables["entities"].num_rows > 100
+    fields = demo_workspace.settings.chunk.context_fields
+    server = FalkorDBServer(StoreSettings(url=falkordb_url))
+    try:
+        falkordb_write.write_falkordb_graph(server, "batches-whole", tables, fields)
+        falkordb_write.write_falkordb_graph(server, "batches-changed", changed, fields)
+        with monkeypatch.context() as patch:
+            patch.setattr(falkordb_content, "BATCH", 7)
+            patch.setattr(falkordb_write, "BATCH", 7)
+            falkordb_write.write_falkordb_graph(server, "batches-small", tables, fields)
+            falkordb_write.update_falkordb_graph(
+                server, "batches-small", "batches-updated", tables, changed, fields
+            )
+    finally:
+        server.close()
+    whole = _dump(falkordb_url, "batches-whole")
+    assert _dump(falkordb_url, "batches-small") == whole
+    updated = _dump(falkordb_url, "batches-updated")
+    assert updated == _dump(falkordb_url, "batches-changed")
+    assert updated != whole

@@ -217,11 +217,12 @@ class _Writer:
 
     def vectors(self, label: str, prop: str, ids: list[str], vectors: Vectors | None) -> None:
         """``prop`` of these nodes set to their vector in ``vectors`` (removed where they
-        have none)."""
+        have none). The old vector is removed first: FalkorDB (redis 8.2.3 build) skipped
+        some assignments of a new vector over an old one, reporting no property set."""
         values = vectors.lists(ids) if vectors is not None else [None] * len(ids)
         self._write(
-            f"UNWIND $rows AS row MATCH (n:{label} {{id: row.id}}) "
-            f"SET n.{prop} = CASE WHEN row.v IS NULL THEN NULL ELSE vecf32(row.v) END",
+            f"UNWIND $rows AS row MATCH (n:{label} {{id: row.id}}) SET n.{prop} = NULL "
+            f"WITH n, row SET n.{prop} = CASE WHEN row.v IS NULL THEN NULL ELSE vecf32(row.v) END",
             [{"id": i, "v": v} for i, v in zip(ids, values, strict=True)],
         )
 
