@@ -4,6 +4,7 @@
         [--backends embedded,falkordb] [--corpora benchmarks/out/hq-data/corpus.jsonl,...]
         [--out DIR]
     .venv/bin/python benchmarks/scale.py _query CORPUS WORKSPACE   # the query process alone
+    .venv/bin/python benchmarks/scale.py ... --update 20   # then add 20 passages to each index
 
 The passages are real paragraphs (over 20 words) of the converted corpora given (by default
 HotpotQA, RAMDocs and TimeQA, made by ``graphgate testset convert``: about 9,800 distinct
@@ -18,7 +19,9 @@ largest peak of its child processes (the local parser workers, the gate worker; 
 belong to the cluster and are not counted), the FalkorDB server's peak, the per-chunk stages'
 seconds (extract, embed chunks) and the rest, and for the embedded store a fresh process that
 opens the index and answers 40 hybrid questions (seconds to open, median ms, peak RSS: what
-the read model holds); then the slopes: MB of driver (and server, and query process) RSS per
+the read model holds); with ``--update N``, a fresh process adds N new passages to the index
+(an update run: its seconds and peak RSS, the FalkorDB graph copied and only the difference
+written); then the slopes: MB of driver (and server, and query process) RSS per
 1,000 passages and the log-log slope of time. ``ray`` starts a local cluster (head +
 one worker node, one CPU each: tests/ray_cluster.py) and joins it as a driver; on one machine
 it shows the executor's overhead and what leaves the indexing process, not a speed-up.
@@ -110,6 +113,26 @@ def index_once(corpus: Path, workspace: Path, executor: str, store_url: str) -> 
     )
 
 
+def add_once(passages: Path, workspace: Path, store_url: str) -> None:
+    """In this (fresh) process: add the passages to the index, print one JSON line: seconds and
+    peak RSS."""
+    from graphgate import Workspace
+
+    store = {"backend": "falkordb", "url": store_url} if store_url != "-" else {}
+    started = time.perf_counter()
+    with Workspace(workspace, store=store) as ws:
+        report = ws.add([passages])
+    print(
+        json.dumps(
+            {
+                "seconds": time.perf_counter() - started,
+                "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                "new_run": report.new_run,
+            }
+        )
+    )
+
+
 def query_once(corpus: Path, workspace: Path, count: int = 40) -> None:
     """In this (fresh) process: open the index and answer ``count`` hybrid questions about the
     corpus's first titles; print one JSON line: seconds to open, median query ms, peak RSS."""
@@ -151,7 +174,12 @@ def measure_queries(corpus: Path, workspace: Path, env: dict[str, str]) -> dict[
 
 
 def measure(
-    corpus: Path, workspace: Path, executor: str, backend: str, env: dict[str, str]
+    corpus: Path,
+    workspace: Path,
+    executor: str,
+    backend: str,
+    env: dict[str, str],
+    update: Path | None = None,
 ) -> dict[str, object]:
     """One index in a fresh process; with ``falkordb``, into a fresh server (its own peak RSS
     is reported beside the indexing process's)."""
@@ -172,6 +200,11 @@ def measure(
             f"indexing {corpus} with {executor}",
         )
         result["server_rss_mb"] = _peak_mb(server.process.pid) if server and server.process else 0.0
+        result["update"] = (
+            run_child(__file__, ["_add", str(update), str(workspace), url], env, "adding")
+            if update is not None
+            else {}
+        )
     finally:
         if server is not None:
             server.stop()
@@ -179,6 +212,24 @@ def measure(
     # a FalkorDB index is served by its server, stopped by now).
     result["query"] = measure_queries(corpus, workspace, env) if backend == "embedded" else {}
     return result
+
+
+def _added(pool: list[dict[str, str]], size: int, count: int, out: Path) -> Path:
+    """``count`` passages the corpus of ``size`` does not hold (fresh ids, sentences
+    shuffled), as a JSONL file to add."""
+    rng = random.Random(-size)
+    path = out / f"added-{size}.jsonl"
+    with path.open("w", encoding="utf-8") as file:
+        for i in range(count):
+            base = pool[(size + i) % len(pool)]
+            sentences = SENTENCE.split(base["text"])
+            rng.shuffle(sentences)
+            text = " ".join(sentences)
+            file.write(
+                json.dumps({"id": f"added{size}-{i:05d}", "title": base["title"], "text": text})
+            )
+            file.write("\n")
+    return path
 
 
 def _peak_mb(pid: int) -> float:
@@ -203,6 +254,7 @@ def main() -> None:
     parser.add_argument("--backends", default="embedded", help="embedded,falkordb")
     parser.add_argument("--corpora", default=",".join(str(p) for p in DEFAULT_CORPORA))
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--update", type=int, default=0, help="passages added after each index")
     args = parser.parse_args()
     corpora = [Path(p) for p in args.corpora.split(",")]
     missing = [str(p) for p in corpora if not p.exists()]
@@ -231,25 +283,29 @@ def main() -> None:
         print(
             "| passages | repeats | executor | store | chunks | seconds | per-chunk stages s "
             "| rest s | driver peak RSS MB | peak set in | its child processes' peak RSS MB "
-            "| FalkorDB server peak RSS MB | query process: open s, hybrid p50 ms, peak RSS MB |"
+            "| FalkorDB server peak RSS MB | query process: open s, hybrid p50 ms, peak RSS MB "
+            "| update: s, peak RSS MB |"
         )
-        print("|---:|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|")
+        print("|---:|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|---|")
         for size in sizes:
             corpus = out / f"corpus-{size}.jsonl"
             repeats = build_corpus(pool, size, corpus)
+            added = _added(pool, size, args.update, out) if args.update else None
             for executor, backend in configs:
                 ws = out / f"ws-{size}-{executor}-{backend}"
-                m = measure(corpus, ws, executor, backend, env)
+                m = measure(corpus, ws, executor, backend, env, added)
                 rows[(executor, backend)].append((size, m))
                 seconds, per_chunk = float(m["seconds"]), float(m["per_chunk_s"])  # type: ignore[arg-type]
                 server = float(m["server_rss_mb"])  # type: ignore[arg-type]
                 q: dict[str, float] = m["query"]  # type: ignore[assignment]
                 served = f"{q['open_s']:.1f}, {q['query_ms']:.0f}, {q['rss_mb']:.0f}" if q else "-"
+                u: dict[str, float] = m["update"]  # type: ignore[assignment]
+                updated = f"{u['seconds']:.1f}, {u['rss_mb']:.0f}" if u else "-"
                 print(
                     f"| {size} | {repeats} | {executor} | {backend} | {m['chunks']} "
                     f"| {seconds:.1f} | {per_chunk:.1f} | {seconds - per_chunk:.1f} "
                     f"| {float(m['driver_rss_mb']):.0f} | {m['peak_stage']} "  # type: ignore[arg-type]
-                    f"| {float(m['child_rss_mb']):.0f} | {server:.0f} | {served} |",  # type: ignore[arg-type]
+                    f"| {float(m['child_rss_mb']):.0f} | {server:.0f} | {served} | {updated} |",  # type: ignore[arg-type]
                     flush=True,
                 )
     finally:
@@ -291,6 +347,8 @@ def main() -> None:
 if __name__ == "__main__":
     if len(sys.argv) == 6 and sys.argv[1] == "_one":
         index_once(Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4], sys.argv[5])
+    elif len(sys.argv) == 5 and sys.argv[1] == "_add":
+        add_once(Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4])
     elif len(sys.argv) == 4 and sys.argv[1] == "_query":
         query_once(Path(sys.argv[2]), Path(sys.argv[3]))
     else:

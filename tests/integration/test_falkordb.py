@@ -382,3 +382,46 @@ def test_writes_in_many_small_batches_equal_one_large_one(
     updated = _dump(falkordb_url, "batches-updated")
     assert updated == _dump(falkordb_url, "batches-changed")
     assert updated != whole
+
+
+def test_copies_wait_their_own_timeout_and_take_turns(server: FalkorDBProcess) -> None:
+    """An update's copy of the parent graph waits ``store.copy_timeout_s``, not the query
+    timeout (a 6,000-passage graph took 49 s to copy, past the 30 s one, and the retried copy
+    found the first one's target); past its own timeout it fails naming the setting. Two
+    copies at once take turns (at once, they left the server unanswering)."""
+    import threading
+    import time
+
+    hasty = FalkorDBServer(StoreSettings(url=server.url, copy_timeout_s=1e-6))
+    try:
+        for name in ("copy-a", "copy-b"):
+            hasty.query(name, "UNWIND range(1, 20000) AS i CREATE (:N {i: i})", read_only=False)
+        with pytest.raises(StoreUnavailableError, match="copy_timeout_s"):
+            hasty.copy_graph("copy-a", "copy-cut")
+        deadline = time.monotonic() + 30  # the copy cut off on the client runs on
+        while "copy-cut" not in hasty.graphs() and time.monotonic() < deadline:
+            time.sleep(0.2)
+    finally:
+        hasty.close()
+    done: list[str] = []
+
+    def copy(source: str) -> None:
+        patient = FalkorDBServer(StoreSettings(url=server.url, copy_timeout_s=120))
+        try:
+            patient.copy_graph(source, source + "-copy")
+            done.append(source)
+        finally:
+            patient.close()
+
+    threads = [threading.Thread(target=copy, args=(name,)) for name in ("copy-a", "copy-b")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=240)
+    assert sorted(done) == ["copy-a", "copy-b"]
+    check = FalkorDBServer(StoreSettings(url=server.url))
+    try:
+        for name in ("copy-a-copy", "copy-b-copy"):
+            assert check.query(name, "MATCH (n:N) RETURN count(n)").result_set[0][0] == 20000
+    finally:
+        check.close()

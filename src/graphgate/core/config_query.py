@@ -55,6 +55,12 @@ class StoreSettings(Section):
         0.2, ge=0.0, description="Seconds before the first retry, doubled each time."
     )
     timeout_s: float = Field(30.0, gt=0.0, description="Seconds a server call may take.")
+    copy_timeout_s: float = Field(
+        3600.0,
+        gt=0.0,
+        description="Seconds copying the parent run's graph may take when an update starts "
+        "(FalkorDB copies the whole graph and rebuilds its indexes: it grows with the graph).",
+    )
 
     def public_url(self) -> str:
         """The URL without its password: what logs, manifests and status may show."""

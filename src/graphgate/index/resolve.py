@@ -46,7 +46,7 @@ def relationship_id(
     return "r_" + hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
-@dataclass
+@dataclass(slots=True)
 class _Group:
     key: str
     surfaces: Counter[str]
@@ -92,7 +92,7 @@ class EntityResolver:
         """``chunk_vectors`` (chunk id -> embedding) enable the embedding merge of short names.
         Without relationships, the caller makes them from :attr:`Resolution.key_to_id`.
         ``edits`` (the workspace's curation) apply after the merges, in order."""
-        groups = _group_mentions(mentions)
+        groups = _group_mentions(mentions, self.description_sentences)
         parent = {key: key for key in groups}
         merged = 0
         if self.settings.use_embeddings and chunk_vectors:
@@ -202,7 +202,11 @@ class EntityResolver:
         return merges
 
 
-def _group_mentions(mentions: Iterable[Mention]) -> dict[str, _Group]:
+def _group_mentions(mentions: Iterable[Mention], keep: int) -> dict[str, _Group]:
+    """Mentions by normalised name, each group with its first ``keep`` distinct sentences:
+    an entity's description is the first ``keep`` of its groups' sentences taken in turn
+    (head first, then the others' new ones), and each group's first ``keep`` are enough for
+    that, however many of them repeat the head's."""
     groups: dict[str, _Group] = {}
     keys: dict[str, str] = {}
     for m in mentions:
@@ -216,7 +220,7 @@ def _group_mentions(mentions: Iterable[Mention]) -> dict[str, _Group]:
             g = groups[key] = _Group(key, Counter(), Counter(), [], set(), set())
         g.surfaces[m.name] += 1
         g.types[m.type] += 1
-        if m.sentence not in g.sentences and len(g.sentences) < 20:
+        if len(g.sentences) < keep and m.sentence not in g.sentences:
             g.sentences.append(m.sentence)
         g.chunk_ids.add(m.chunk_id)
         g.doc_ids.add(m.doc_id)

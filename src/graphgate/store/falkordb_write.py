@@ -76,10 +76,7 @@ def update_falkordb_graph(
     written. The result holds exactly what :func:`write_falkordb_graph` would write
     (``tests/integration/test_falkordb.py``)."""
     server.drop(graph)
-    server.call(
-        f"copy graph {parent_graph}",
-        lambda client: client.connection.execute_command("GRAPH.COPY", parent_graph, graph),
-    )
+    server.copy_graph(parent_graph, graph)
     writer = _Writer(server, graph)
     for label in LABELS:
         changes = NodeChanges(
