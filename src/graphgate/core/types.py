@@ -415,10 +415,13 @@ def vectors_table(ids: Sequence[str], vectors: Any) -> pa.Table:
 
 
 def vectors_from_table(table: pa.Table) -> tuple[list[str], Any]:
+    return [str(x) for x in table.column("id").to_pylist()], vector_matrix(table)
+
+
+def vector_matrix(table: pa.Table) -> Any:
+    """A vectors table's ``vector`` column as a float32 matrix, a row per vector."""
     import numpy as np
 
-    ids = [str(x) for x in table.column("id").to_pylist()]
     column = table.column("vector").combine_chunks()
-    dim = column.type.list_size
     values = column.flatten().to_numpy(zero_copy_only=False).astype(np.float32)
-    return ids, values.reshape(len(ids), dim)
+    return values.reshape(table.num_rows, column.type.list_size)

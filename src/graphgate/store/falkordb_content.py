@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from graphgate.core.text import document_headers, in_context, normalise_name, page_keys
-from graphgate.core.types import GRAPH_TABLE, NODE_LABELS, table_rows
+from graphgate.core.types import GRAPH_TABLE, NODE_LABELS, table_rows, vector_matrix
 from graphgate.store.build import entity_search_text, node_table, report_search_texts
 
 BATCH = 500
@@ -41,13 +41,7 @@ class Vectors:
 
     def __init__(self, table: pa.Table) -> None:
         self.ids = table.column("id").combine_chunks().cast(pa.string())
-        column = table.column("vector").combine_chunks()
-        self.matrix = (
-            column.flatten()
-            .to_numpy(zero_copy_only=False)
-            .astype(np.float32)
-            .reshape(len(self.ids), column.type.list_size)
-        )
+        self.matrix = vector_matrix(table)
 
     @property
     def dimension(self) -> int:
@@ -276,8 +270,8 @@ class NodeChanges:
         both = after.join(before, "id", join_type="inner", right_suffix="_before")
         differ = pc.not_equal(both["whole"], both["whole_before"])
         moved = pc.and_(differ, pc.equal(both["bare"], both["bare_before"]))
-        self.moved = set(_sorted(pc.filter(both["id"], moved)))
-        self.replaced = set(_sorted(pc.filter(both["id"], pc.and_(differ, pc.invert(moved)))))
+        self.moved = set(pc.filter(both["id"], moved).to_pylist())
+        self.replaced = set(pc.filter(both["id"], pc.and_(differ, pc.invert(moved))).to_pylist())
         self.kept = _sorted(pc.filter(both["id"], pc.invert(differ)))
 
 

@@ -85,6 +85,8 @@ def update_falkordb_graph(
         )
         vectors = label_vectors(tables, label)
         writer.delete_nodes(label, changes.gone)
+        # A second pass over the label's rows, keeping only those that differ: holding the
+        # first pass's rows would hold the whole label.
         added: list[dict[str, Any]] = []
         replaced: list[dict[str, Any]] = []
         moved: list[dict[str, Any]] = []
