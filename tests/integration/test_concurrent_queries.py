@@ -135,3 +135,54 @@ def test_the_servers_query_embedder_has_the_servers_threads(
             service.close()
     with Workspace(path, embed={"threads": 2}) as ws:  # indexing keeps embed.threads
         assert ws.embedder.settings.threads == 2  # type: ignore[attr-defined]
+
+
+def test_requests_past_the_serving_threads_wait_their_turn(small_workspace_path: Path) -> None:
+    """``serve.threads`` answer at once; the rest wait without failing."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    running, most = 0, 0
+    counting = threading.Lock()
+    with running_server(small_workspace_path, serve={"threads": 2}) as (base, service):
+        answer = service.query
+
+        def query(*args: Any, **kwargs: Any) -> Any:
+            nonlocal running, most
+            with counting:
+                running += 1
+                most = max(most, running)
+            try:
+                time.sleep(0.2)
+                return answer(*args, **kwargs)
+            finally:
+                with counting:
+                    running -= 1
+
+        service.query = query  # type: ignore[method-assign]
+
+        def ask(n: int) -> int:
+            body = {"question": QUESTIONS[n % len(QUESTIONS)], "mode": "vector"}
+            return httpx.post(f"{base}/query", json=body, timeout=60).status_code
+
+        with ThreadPoolExecutor(8) as pool:
+            codes = list(pool.map(ask, range(8)))
+    assert codes == [200] * 8
+    assert most == 2
+
+
+def test_a_server_whose_model_writes_answers_keeps_many_threads(
+    small_workspace_path: Path,
+) -> None:
+    """Its threads wait on the model, not on each other: the default follows the answerer."""
+    from graphgate.serve.service import Service
+
+    for overrides, threads in (
+        ({}, 2),
+        ({"query": {"answerer": "llm"}}, 32),
+        ({"serve": {"threads": 5}}, 5),
+    ):
+        service = Service(small_workspace_path, **overrides)
+        try:
+            assert service.threads == threads
+        finally:
+            service.close()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from graphgate.core.errors import InputError
-from graphgate.query.question import kind_of, plain_question, read_question
+from graphgate.query.question import Question, kind_of, plain_question, read_question
 
 
 @pytest.mark.parametrize(
@@ -70,3 +72,37 @@ def test_a_bad_time_is_an_input_error_naming_the_fix() -> None:
 def test_a_question_without_an_index_has_no_links() -> None:
     with pytest.raises(ValueError, match="without an index"):
         _ = read_question("Who founded Acme?").links
+
+
+def test_two_questions_are_embedded_at_once_not_one_after_the_other() -> None:
+    """A question's readings are its own: two requests embed their questions side by side
+    (functools.cached_property on Python 3.11 held one lock across every question)."""
+    import threading
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    both_inside = threading.Barrier(2, timeout=5)
+
+    class Embedder:
+        def embed(self, texts: list[str]) -> np.ndarray:
+            both_inside.wait()  # returns only once the other question is being embedded too
+            return np.ones((len(texts), 3), dtype=np.float32)
+
+    index: Any = SimpleNamespace(embedder=Embedder(), store=None, linker=None)
+    questions = [read_question(t, index) for t in ("Who founded Acme?", "Where is Acme?")]
+    errors: list[BaseException] = []
+
+    def embed(question: Question) -> None:
+        try:
+            _ = question.vector
+        except threading.BrokenBarrierError as exc:  # the other question never came in
+            errors.append(exc)
+
+    threads = [threading.Thread(target=embed, args=(q,)) for q in questions]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert errors == []
+    assert all(q.vector.shape == (3,) for q in questions)

@@ -39,6 +39,17 @@ class ServeSettings(Section):
         description="POST /cypher, read-only Cypher for holders of the write token; off "
         "unless turned on.",
     )
+    threads: int | None = Field(
+        None,
+        ge=1,
+        le=256,
+        description="Threads answering requests in each server process; requests past them "
+        "wait their turn without holding a thread. None: 2 with the extractive answerer, whose "
+        "Python work runs one thread at a time (more threads spent the two cores switching "
+        "between them and answered fewer queries a second, benchmarks/serve_load.py), and 32 "
+        "with query.answerer = llm, whose threads mostly wait for the model. For more cores, "
+        "use serve --workers.",
+    )
     embed_threads: int = Field(
         1,
         ge=1,

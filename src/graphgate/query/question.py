@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, Literal, Protocol
 
 import numpy as np
@@ -116,15 +115,25 @@ class Question:
             raise ValueError("a question read without an index has no links or embedding")
         return self.index
 
-    @cached_property
+    # Readings are kept in ``_readings``, not by functools.cached_property: on Python 3.11
+    # that holds one lock per property across every instance, so one request embedding its
+    # question made every other request's ``vector`` wait (a global query lock in effect).
+    # A question belongs to one request; two threads reading it at once would at worst
+    # compute the same value twice.
+    @property
     def links(self) -> list[EntityLink]:
         """The entities the question refers to (query/linking.py), strongest first."""
-        return self._index().linker.link(self.text, self.parse())
+        if "links" not in self._readings:
+            self._readings["links"] = self._index().linker.link(self.text, self.parse())
+        links: list[EntityLink] = self._readings["links"]
+        return links
 
-    @cached_property
+    @property
     def vector(self) -> npt.NDArray[np.float32]:
-        embedded: npt.NDArray[np.float32] = self._index().embedder.embed([self.text])[0]
-        return embedded
+        if "vector" not in self._readings:
+            self._readings["vector"] = self._index().embedder.embed([self.text])[0]
+        vector: npt.NDArray[np.float32] = self._readings["vector"]
+        return vector
 
     def embedding(self, embedder: Embedder) -> npt.NDArray[np.float32]:
         """The question's vector: the index's where it has one, else by ``embedder``, once."""
@@ -149,11 +158,16 @@ class Question:
             self._readings["doc"] = pipeline(self.text)
         return self._readings["doc"]
 
-    @cached_property
+    @property
     def titled_pages(self) -> list[str]:
         """Documents whose title the question contains, longest title first."""
-        store = self._index().store
-        return names_in(self.text, store.entity_pages, MAX_TITLE_WORDS)
+        if "titled_pages" not in self._readings:
+            store = self._index().store
+            self._readings["titled_pages"] = names_in(
+                self.text, store.entity_pages, MAX_TITLE_WORDS
+            )
+        pages: list[str] = self._readings["titled_pages"]
+        return pages
 
     def values_named(self, fields: Sequence[str]) -> list[list[str]]:
         """Per metadata value of ``fields`` the question names verbatim (longest first, then

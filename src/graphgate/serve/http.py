@@ -12,6 +12,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any
 
+from anyio import to_thread
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
@@ -123,6 +124,8 @@ def create_app(service: Service, mcp: bool = True, host: str = "127.0.0.1") -> F
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # Every synchronous route and MCP tool runs on this loop's default thread limiter.
+        to_thread.current_default_thread_limiter().total_tokens = service.threads
         if mcp_server is None:
             yield
             return

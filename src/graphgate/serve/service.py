@@ -53,6 +53,12 @@ from graphgate.serve.auth import AccessDenied, Authenticator, Caller
 from graphgate.serve.jobs import Job, JobBoard
 
 T = TypeVar("T")
+
+# serve.threads by default: the extractive answer is Python work under the interpreter lock;
+# a model's answer is mostly a wait on the network.
+_THREADS = 2
+_LLM_THREADS = 32
+
 # A write job's work: given the job, and the workspace object to write through.
 WriteWork = Callable[[Job, Workspace], dict[str, Any]]
 
@@ -97,6 +103,8 @@ class Service:
         # embedder is built on the first query, with the server's thread count.
         self.ws.settings.embed.threads = serve.embed_threads
         self.settings = serve
+        llm = self.ws.settings.query.answerer == "llm"
+        self.threads = serve.threads or (_LLM_THREADS if llm else _THREADS)
         self.auth = Authenticator(
             write_token or (serve.write_token.get_secret_value() if serve.write_token else None),
             read_token or (serve.read_token.get_secret_value() if serve.read_token else None),
