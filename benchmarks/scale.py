@@ -42,7 +42,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from child_json import run_child
+from child_json import peak_rss_mb, run_child
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CORPORA = [
@@ -199,7 +199,9 @@ def measure(
             env,
             f"indexing {corpus} with {executor}",
         )
-        result["server_rss_mb"] = _peak_mb(server.process.pid) if server and server.process else 0.0
+        result["server_rss_mb"] = (
+            peak_rss_mb(server.process.pid) if server and server.process else 0.0
+        )
         result["update"] = (
             run_child(__file__, ["_add", str(update), str(workspace), url], env, "adding")
             if update is not None
@@ -230,14 +232,6 @@ def _added(pool: list[dict[str, str]], size: int, count: int, out: Path) -> Path
             )
             file.write("\n")
     return path
-
-
-def _peak_mb(pid: int) -> float:
-    """A live process's peak RSS (VmHWM), MB."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def slope(xs: list[float], ys: list[float]) -> float:

@@ -5,8 +5,11 @@
         [--seconds 60 --write-every 5]
 
 First answers the questions in a process of its own, one thread, each mode's full query after
-a first pass over them: its p50 is what the server's throughput is compared with (1000 / p50
-queries a second). Then starts `graphgate serve` (``--workers`` processes on one port) on a
+a first pass over them, on the server's ONNX and BLAS threads (``serve.embed_threads``,
+``serve.blas_threads``: one each by default): its p50 is what the server's throughput is
+compared with (1000 / p50 queries a second). The same is measured again with two ONNX
+threads (embed.threads' default for indexing), which is a few ms faster on two cores' CPU, and
+printed beside it. Then starts `graphgate serve` (``--workers`` processes on one port) on a
 free loopback port, warms it the same way (three passes over the questions per process, sent
 as the load is), sends the questions (one a line, or test-set JSONL) round-robin from client
 threads, and prints
@@ -43,7 +46,7 @@ from pathlib import Path
 import httpx
 import numpy as np
 import pyarrow.parquet as pq
-from child_json import run_child
+from child_json import descendants, peak_rss_mb, run_child
 
 from graphgate.core.inputs import read_questions
 
@@ -223,9 +226,11 @@ def _falkordb_copy(workspace: Path, out: Path) -> tuple[Path, dict[str, str], ob
     return copy, env, server
 
 
-def in_process(workspace: Path, questions_file: Path, modes: list[str]) -> None:
+def in_process(workspace: Path, questions_file: Path, modes: list[str], onnx: str) -> None:
     """In this (fresh) process: each mode's full query (retrieval and answer), one thread, over
-    the questions, after a first pass over them; prints one JSON line of p50 ms by mode."""
+    the questions, after a first pass over them; prints one JSON line of p50 ms by mode.
+    ``onnx`` "serve" embeds on the server's ONNX threads (``serve.embed_threads``), as a
+    server process does; else that many ONNX threads."""
     from graphgate import Workspace
     from graphgate.serve.workers import limit_blas
 
@@ -233,6 +238,8 @@ def in_process(workspace: Path, questions_file: Path, modes: list[str]) -> None:
     found = {}
     with Workspace(workspace) as ws:
         limit_blas(ws.settings.serve.blas_threads)  # as the server's processes run
+        serve = ws.settings.serve.embed_threads
+        ws.settings.embed.threads = serve if onnx == "serve" else int(onnx)
         for mode in modes:
             for question in questions:  # the answerer's caches warm, as a server's are
                 ws.query(question, mode)
@@ -247,9 +254,9 @@ def in_process(workspace: Path, questions_file: Path, modes: list[str]) -> None:
 
 
 def measure_in_process(
-    workspace: Path, questions: Path, modes: str, env: dict[str, str]
+    workspace: Path, questions: Path, modes: str, env: dict[str, str], onnx: str = "serve"
 ) -> dict[str, float]:
-    args = ["_in_process", str(workspace), str(questions), modes]
+    args = ["_in_process", str(workspace), str(questions), modes, onnx]
     return run_child(__file__, args, env, "in-process queries")
 
 
@@ -285,6 +292,9 @@ def main() -> None:
     # One thread in a process of its own, before the server starts: what a server's
     # throughput is compared with (1000 / p50 queries a second).
     alone = measure_in_process(workspace, args.questions, args.modes, env)
+    # The same thread with two ONNX threads (embed.threads' default for indexing): faster by
+    # a few ms, on two cores' worth of CPU.
+    alone_onnx2 = measure_in_process(workspace, args.questions, args.modes, env, "2")
     port = free_port()
     command = [sys.executable, "-m", "graphgate.cli", "serve", "-w", str(workspace)]
     server = subprocess.Popen(
@@ -318,11 +328,12 @@ def main() -> None:
         )
         print(
             "| mode | in-process p50 (mean) ms | clients | queries | seconds | queries/s "
-            "| ÷ in-process (1000 / p50) | p50 ms | p95 ms | p99 ms | "
+            "| ÷ in-process (1000 / p50) | in-process with 2 ONNX threads: p50 ms | ÷ it "
+            "| p50 ms | p95 ms | p99 ms | "
             "503 | other errors | writes applied | write errors | runs answered from | "
             "answers citing outside their run | applied changes missing |"
         )
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        print("|---" * 19 + "|")
         for mode in args.modes.split(","):
             until = time.perf_counter() + args.seconds if args.seconds is not None else None
             load = Load(base, mode, questions, args.queries, until)
@@ -361,11 +372,20 @@ def main() -> None:
                 f"| {mode} | {alone[mode]:.1f} ({alone[mode + ' mean']:.1f}) | {args.clients} | "
                 f"{len(load.latencies)} | "
                 f"{seconds:.1f} | {rate:.1f} | {rate / (1000 / alone[mode]):.2f} | "
+                f"{alone_onnx2[mode]:.1f} | {rate / (1000 / alone_onnx2[mode]):.2f} | "
                 f"{p50:.1f} | {p95:.1f} | {p99:.1f} | "
                 f"{load.refused} | {load.errors} | " + " | ".join(checks) + " |"
             )
             if writer is not None and writer.failed:
                 print("write errors: " + "; ".join(writer.failed))
+        # Every serving process holds its own copy of the run: what --workers costs in memory.
+        serving = [server.pid, *descendants(server.pid)]
+        peaks = [peak_rss_mb(pid) for pid in serving]
+        print(
+            f"serving processes' peak RSS: {sum(peaks):.0f} MB in all ("
+            + ", ".join(f"{p:.0f}" for p in peaks if p >= 50)
+            + " MB each; smaller helper processes left out)"
+        )
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -382,7 +402,7 @@ def _kill_and_restart(store_server: object, after: float) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[1] == "_in_process":
-        in_process(Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4].split(","))
+    if len(sys.argv) == 6 and sys.argv[1] == "_in_process":
+        in_process(Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4].split(","), sys.argv[5])
     else:
         main()

@@ -186,3 +186,47 @@ def test_a_server_whose_model_writes_answers_keeps_many_threads(
             assert service.threads == threads
         finally:
             service.close()
+
+
+def test_serve_starts_as_many_processes_as_serve_workers_says(small_workspace_path: Path) -> None:
+    """Without --workers, `graphgate serve` runs serve.workers processes: by default two where
+    it may use two or more cores (each answers beside the other)."""
+    import os
+    import subprocess
+    import sys
+
+    from graphgate.serve.workers import worker_count
+    from tests.serving import free_port, wait_until_up
+
+    for setting, expected in ((None, worker_count(None)), ("1", 1), ("3", 3)):
+        env = {k: v for k, v in os.environ.items() if k != "GRAPHGATE_SERVE__WORKERS"}
+        if setting is not None:
+            env["GRAPHGATE_SERVE__WORKERS"] = setting
+        port = free_port()
+        command = [sys.executable, "-m", "graphgate.cli", "serve", "-w", str(small_workspace_path)]
+        server = subprocess.Popen([*command, "--port", str(port)], env=env)
+        try:
+            wait_until_up(f"http://127.0.0.1:{port}")
+            children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+            commands = [Path(f"/proc/{c}/cmdline").read_bytes() for c in children]
+            serving = [c for c in commands if b"spawn_main" in c and b"resource_tracker" not in c]
+            assert len(serving) == (expected if expected > 1 else 0)
+            body = {"question": QUESTIONS[0], "mode": "vector"}
+            assert httpx.post(f"http://127.0.0.1:{port}/query", json=body, timeout=60).is_success
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
+def test_the_default_worker_count_follows_the_cores_this_process_may_use(
+    monkeypatch: Any,
+) -> None:
+    import os
+
+    from graphgate.serve.workers import worker_count
+
+    assert worker_count(5) == 5
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0})
+    assert worker_count(None) == 1
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1, 2, 3})
+    assert worker_count(None) == 2

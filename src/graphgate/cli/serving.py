@@ -25,13 +25,14 @@ def serve_command(
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.")] = 8000,
     workers: Annotated[
-        int,
+        int | None,
         typer.Option(
             min=1,
-            help="Server processes on one port (each follows the current run; with "
-            "store.backend = falkordb they share the server's graph).",
+            help="Server processes on one port (default: serve.workers, which is 2 on two or "
+            "more cores); each follows the current run and holds its own copy of it; with "
+            "store.backend = falkordb they share the server's graph.",
         ),
-    ] = 1,
+    ] = None,
 ) -> None:
     """Serve the index over HTTP: the web interface at /, the API, MCP at /mcp. Writes need
     the write token
@@ -39,12 +40,18 @@ def serve_command(
     (GRAPHGATE_SERVE__READ_TOKEN)."""
     import uvicorn
 
+    from graphgate.app.workspace import Workspace
+    from graphgate.serve.workers import worker_count
+
+    with errors(), Workspace(workspace) as ws:  # bad settings fail here, before any worker
+        workers = workers or worker_count(ws.settings.serve.workers)
     if workers > 1:
-        from graphgate.app.workspace import Workspace
         from graphgate.serve.workers import serve_workers
 
-        with errors(), Workspace(workspace):  # bad settings fail here, before any worker
-            pass
+        console().print(
+            f"graphgate: web interface and API at http://{host}:{port}/ (MCP at /mcp), "
+            f"{workers} processes"
+        )
         serve_workers(
             workspace,
             host,

@@ -39,6 +39,15 @@ class ServeSettings(Section):
         description="POST /cypher, read-only Cypher for holders of the write token; off "
         "unless turned on.",
     )
+    workers: int | None = Field(
+        None,
+        ge=1,
+        le=64,
+        description="Server processes on one port (graphgate serve --workers overrides it). "
+        "None: 2 where the server may use two or more cores, else 1. Each process answers "
+        "beside the others (the interpreter lock is per process) and holds its own copy of "
+        "the run's read model, so each one adds that much memory.",
+    )
     threads: int | None = Field(
         None,
         ge=1,

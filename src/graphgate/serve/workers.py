@@ -27,6 +27,15 @@ def limit_blas(threads: int | None) -> None:
         threadpool_limits(threads, user_api="blas")
 
 
+def worker_count(setting: int | None) -> int:
+    """``serve.workers``, or by default 2 where this process may run on two or more cores: two
+    processes answered more queries a second than one process's threads (the interpreter lock
+    is per process; benchmarks/serve_load.py)."""
+    if setting is not None:
+        return setting
+    return 2 if len(os.sched_getaffinity(0)) >= 2 else 1
+
+
 def bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
