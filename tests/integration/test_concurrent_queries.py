@@ -226,7 +226,12 @@ def test_the_default_worker_count_follows_the_cores_this_process_may_use(
     from graphgate.serve.workers import worker_count
 
     assert worker_count(5) == 5
-    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0})
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0}, raising=False)
     assert worker_count(None) == 1
-    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1, 2, 3})
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1, 2, 3}, raising=False)
+    assert worker_count(None) == 2
+    monkeypatch.delattr(os, "sched_getaffinity")  # as on macOS: every core counts
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert worker_count(None) == 1
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
     assert worker_count(None) == 2

@@ -33,7 +33,14 @@ def worker_count(setting: int | None) -> int:
     is per process; benchmarks/serve_load.py)."""
     if setting is not None:
         return setting
-    return 2 if len(os.sched_getaffinity(0)) >= 2 else 1
+    return 2 if _usable_cores() >= 2 else 1
+
+
+def _usable_cores() -> int:
+    """The cores this process may run on (its affinity on Linux; elsewhere all of them)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def bind(host: str, port: int) -> socket.socket:
