@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +31,7 @@ QuestionKind = Literal[
 
 # Longest document title looked up in a question, in words (HotpotQA titles have up to ~8).
 MAX_TITLE_WORDS = 8
+_T = TypeVar("_T")
 
 _ROWS = re.compile(
     r"^\s*(how many|how much|count|list|name all|name every|what are all|which\b.*\b(all|every)\b)"
@@ -120,54 +121,48 @@ class Question:
     # question made every other request's ``vector`` wait (a global query lock in effect).
     # A question belongs to one request; two threads reading it at once would at worst
     # compute the same value twice.
+    def _reading(self, key: str, make: Callable[[], _T]) -> _T:
+        if key not in self._readings:
+            self._readings[key] = make()
+        found: _T = self._readings[key]
+        return found
+
     @property
     def links(self) -> list[EntityLink]:
         """The entities the question refers to (query/linking.py), strongest first."""
-        if "links" not in self._readings:
-            self._readings["links"] = self._index().linker.link(self.text, self.parse())
-        links: list[EntityLink] = self._readings["links"]
-        return links
+        return self._reading("links", lambda: self._index().linker.link(self.text, self.parse()))
 
     @property
     def vector(self) -> npt.NDArray[np.float32]:
-        if "vector" not in self._readings:
-            self._readings["vector"] = self._index().embedder.embed([self.text])[0]
-        vector: npt.NDArray[np.float32] = self._readings["vector"]
-        return vector
+        return self.embedding(self._index().embedder)
 
     def embedding(self, embedder: Embedder) -> npt.NDArray[np.float32]:
         """The question's vector: the index's where it has one, else by ``embedder``, once."""
         if self.index is not None:
-            return self.vector
-        if "vector" not in self._readings:
-            self._readings["vector"] = embedder.embed([self.text])[0]
-        vector: npt.NDArray[np.float32] = self._readings["vector"]
-        return vector
+            embedder = self.index.embedder
+        return self._reading("vector", lambda: embedder.embed([self.text])[0])
 
     def parse(self, nlp: Callable[[], Any] | None = None) -> Any:
         """The question's spaCy parse (names, head nouns), once, shared by entity linking and
         the reader: by the index's linker where there is one (the model already loaded), else
         by ``nlp``."""
-        if "doc" not in self._readings:
+
+        def pipeline() -> Any:
             if self.index is not None:
-                pipeline = self.index.linker.pipeline()
-            elif nlp is not None:
-                pipeline = nlp()
-            else:
-                raise ValueError("a question read without an index is parsed by a given model")
-            self._readings["doc"] = pipeline(self.text)
-        return self._readings["doc"]
+                return self.index.linker.pipeline()
+            if nlp is not None:
+                return nlp()
+            raise ValueError("a question read without an index is parsed by a given model")
+
+        return self._reading("doc", lambda: pipeline()(self.text))
 
     @property
     def titled_pages(self) -> list[str]:
         """Documents whose title the question contains, longest title first."""
-        if "titled_pages" not in self._readings:
-            store = self._index().store
-            self._readings["titled_pages"] = names_in(
-                self.text, store.entity_pages, MAX_TITLE_WORDS
-            )
-        pages: list[str] = self._readings["titled_pages"]
-        return pages
+        return self._reading(
+            "titled_pages",
+            lambda: names_in(self.text, self._index().store.entity_pages, MAX_TITLE_WORDS),
+        )
 
     def values_named(self, fields: Sequence[str]) -> list[list[str]]:
         """Per metadata value of ``fields`` the question names verbatim (longest first, then
