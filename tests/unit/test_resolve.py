@@ -138,7 +138,7 @@ def test_the_same_fact_for_two_periods_stays_two_edges() -> None:
 
 
 def test_long_sentences_are_clipped_at_a_word_with_an_ellipsis() -> None:
-    from graphgate.index.resolve import clip
+    from graphgate.index.edges import clip
 
     long = "word " * 100
     clipped = clip(long.strip(), 50)

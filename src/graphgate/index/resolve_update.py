@@ -13,15 +13,17 @@ the few hundred that changed. The result equals a rebuild (``test_update_equival
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from graphgate.core.text import normalise_name
-from graphgate.core.types import RawRelation, Relationship, column_values
-from graphgate.index.resolve import EdgeKey, edge_key, relationship_id, relationships_of
+from graphgate.core.types import column_values
+from graphgate.index.edges import aggregate_edges, among, edge_ids, edge_keys, edge_rows
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,7 @@ class ParentEdges:
 @dataclass(frozen=True)
 class EdgeUpdate:
     kept: pa.Table  # the parent's rows no change reaches
-    remade: list[Relationship]  # aggregated again, before observation dates and superseding
+    remade: pa.Table  # aggregated again (dated), before superseding
 
 
 def changed_chunks(parent: ParentEdges, chunks: pa.Table, raw_relations: pa.Table) -> set[str]:
@@ -63,14 +65,15 @@ def name_keys(entities: pa.Table) -> dict[str, str]:
 def update_edges(
     parent: ParentEdges,
     changed: set[str],
-    relations: Iterable[RawRelation],
+    raw_relations: pa.Table,
     key_to_id: Mapping[str, str],
     n_sentences: int,
     functional: Mapping[str, str],
+    chunks: pa.Table | None = None,
 ) -> EdgeUpdate:
     """The parent's edges that no change reaches, and the others aggregated again (those a
-    changed chunk or a moved name touches, before or now, and every functional one).
-    ``relations`` is read twice: a list, or a table's rows (``TableRows``), not a generator."""
+    changed chunk or a moved name touches, before or now, and every functional one), dated
+    by ``chunks`` (id, date)."""
     before = name_keys(parent.entities)
     moved = {k for k in before.keys() | key_to_id.keys() if before.get(k) != key_to_id.get(k)}
     reached = {before[k] for k in moved if k in before}
@@ -79,42 +82,36 @@ def update_edges(
     chunk_ids = rels["chunk_ids"]
     touched = pc.is_in(pc.list_flatten(chunk_ids), pa.array(sorted(changed), pa.string()))
     in_changed = pc.list_parent_indices(chunk_ids).filter(touched).unique()
-    ends = pc.or_(_among(rels["source_id"], reached), _among(rels["target_id"], reached))
+    ends = pc.or_(among(rels["source_id"], reached), among(rels["target_id"], reached))
     # Superseding closes functional rows against each other: a stored one is not what its
     # relations give, so all are made again, from every current relation of theirs.
-    closed = pc.and_(pc.equal(rels["kind"], "svo"), _among(rels["predicate"], functional))
-    rows = set(in_changed.to_pylist()) | set(pc.indices_nonzero(ends).to_pylist())
-    columns = ("source_id", "predicate", "target_id", "valid_from", "valid_to")
-    open_rows = sorted(rows - set(pc.indices_nonzero(closed).to_pylist()))
-    picked = rels.take(pa.array(open_rows, pa.int64())).select(list(columns))
-    redo: set[EdgeKey] = set(zip(*(column_values(picked[c]) for c in columns), strict=True))
-    ids: dict[str, str | None] = {}
-    keys: dict[str, str] = {}
-    found: list[EdgeKey | None] = []
-    for r in relations:
-        key = edge_key(r, key_to_id, ids)
-        found.append(key)
-        if key is None or key in redo:
-            continue
-        if r.chunk_id in changed or (r.kind == "svo" and r.predicate in functional):
-            redo.add(key)
-            continue
-        for name in (r.source_name, r.target_name):
-            key_of = keys.get(name)
-            if key_of is None:
-                key_of = keys[name] = normalise_name(name)
-            if key_of in moved:
-                redo.add(key)
-    remade = relationships_of(
-        (r for r, key in zip(relations, found, strict=True) if key in redo),
-        key_to_id,
-        n_sentences,
-    )
+    closed = pc.and_(pc.equal(rels["kind"], "svo"), among(rels["predicate"], functional))
+    reached_rows = np.zeros(rels.num_rows, dtype=bool)
+    reached_rows[in_changed.to_numpy()] = True
+    reached_rows[pc.indices_nonzero(ends).to_numpy()] = True
+    open_rows = np.flatnonzero(reached_rows & ~closed.to_numpy(zero_copy_only=False))
+    redo = set(edge_keys(rels.take(pa.array(open_rows, pa.int64()))).to_pylist())
+    current = edge_rows(raw_relations, key_to_id)
+    rows = current.table
+    names = pa.concat_arrays(
+        [rows["source_name"].combine_chunks(), rows["target_name"].combine_chunks()]
+    ).unique()
+    renamed = pa.array([normalise_name(n) in moved for n in names.to_pylist()], pa.bool_())
+    remake = [
+        among(rows["key"], redo),
+        among(rows["chunk_id"], changed),
+        pc.and_(pc.equal(rows["kind"], "svo"), among(rows["predicate"], functional)),
+        renamed.take(pc.index_in(rows["source_name"], value_set=names)),
+        renamed.take(pc.index_in(rows["target_name"], value_set=names)),
+    ]
+    reaching = functools.reduce(pc.or_, remake)
+    redo |= set(rows["key"].filter(reaching).unique().to_pylist())
+    remade = aggregate_edges(current.where(among(rows["key"], redo)), n_sentences, chunks)
     # Kept: a row no change reached, whose edge is not made again (a new relation may join an
     # old edge), and not a functional one.
-    again = pa.array(sorted(relationship_id(*key) for key in redo), pa.string())
-    reached_rows = pa.array([i in rows for i in range(rels.num_rows)], pa.bool_())
-    drop = pc.or_(pc.or_(reached_rows, closed), pc.is_in(rels["id"], again))
+    drop = pc.or_(
+        pc.or_(pa.array(reached_rows), closed), pc.is_in(rels["id"], value_set=edge_ids(redo))
+    )
     return EdgeUpdate(rels.filter(pc.invert(drop)), remade)
 
 
@@ -122,10 +119,6 @@ def combined(kept: pa.Table, remade: pa.Table) -> pa.Table:
     """The kept and remade rows as one table in id order, as a rebuild writes it."""
     table = pa.concat_tables([kept, remade])
     return table.take(pc.sort_indices(table, [("id", "ascending")]))
-
-
-def _among(column: pa.ChunkedArray, values: Collection[str]) -> pa.ChunkedArray:
-    return pc.is_in(column, pa.array(sorted(values), pa.string()))
 
 
 def _differing(before: pa.Table, after: pa.Table) -> set[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -46,15 +45,11 @@ from graphgate.index.curation import (
     with_statement_counts,
     without_deleted,
 )
+from graphgate.index.edges import edge_table, supersede_table
 from graphgate.index.extract_stage import check_extraction, extract_stage
 from graphgate.index.load import CorpusLoader, versioned
 from graphgate.index.pipeline import IndexContext, Pipeline, Stage, StageOutput
-from graphgate.index.resolve import (
-    EDGES_VERSION,
-    EntityResolver,
-    deleted_statements,
-    relationships_of,
-)
+from graphgate.index.resolve import EDGES_VERSION, EntityResolver, deleted_statements
 from graphgate.index.resolve_update import ParentEdges, changed_chunks, combined, update_edges
 from graphgate.index.summarize import CommunitySummarizer, Summarizer
 from graphgate.index.synonyms import synonym_edges, synonyms_table
@@ -62,7 +57,6 @@ from graphgate.index.truth import (
     attribute_statements,
     find_conflicts,
     relation_statements,
-    supersede,
 )
 from graphgate.index.update import changes_between
 from graphgate.store.base import STORE_OPTIONAL, STORE_REQUIRED
@@ -102,31 +96,31 @@ def resolve_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOut
         edits=ctx.curation,
     )
     chunks = tables["chunks"]
-    dated = dict(zip(chunks["id"].to_pylist(), chunks["date"].to_pylist(), strict=True))
+    dates = chunks.select(["id", "date"])
     functional = family_matcher(ctx.settings.truth).functional
     n_sentences = ctx.settings.extract.description_sentences
     edges = _edge_settings(ctx)
     parent = _parent_edges(ctx, edges)
     info: dict[str, Any] = {"merged_by_embedding": result.merged_by_embedding, "edges": edges}
+    raw = tables["raw_relations"]
     if parent is None:
-        made = relationships_of(relations, result.key_to_id, n_sentences)
+        made = edge_table(raw, result.key_to_id, n_sentences, dates)
         kept = None
     else:
-        changed = changed_chunks(parent, chunks, tables["raw_relations"])
-        update = update_edges(parent, changed, relations, result.key_to_id, n_sentences, functional)
+        changed = changed_chunks(parent, chunks, raw)
+        update = update_edges(
+            parent, changed, raw, result.key_to_id, n_sentences, functional, dates
+        )
         made, kept = update.remade, update.kept
         info["edges_kept"] = kept.num_rows
-    observed = [_observed(r, dated) for r in made]
-    relationships = supersede(observed, functional)
-    info["superseded"] = sum(a is not b for a, b in zip(observed, relationships, strict=True))
-    table = to_table(relationships, Relationship)
+    table, info["superseded"] = supersede_table(made, functional)
     table, _ = without_deleted(table if kept is None else combined(kept, table), result.deleted)
     if ctx.curation:
         stated = deleted_statements(relations, result.key_to_id, result.deleted)
         outcomes = with_statement_counts(result.outcomes, stated)
         info["curation"] = [o.as_dict() for o in outcomes]
     return StageOutput(
-        {"entities": to_table(result.entities, Entity), "relationships": table},
+        {"entities": result.entity_table, "relationships": table},
         info,
     )
 
@@ -156,12 +150,6 @@ def _parent_edges(ctx: IndexContext, edges: str) -> ParentEdges | None:
     if not found["relationships"].schema.equals(SCHEMAS[Relationship]):
         return None
     return ParentEdges(**found)
-
-
-def _observed(r: Relationship, dated: dict[str, str | None]) -> Relationship:
-    """The relationship with the latest date of the documents it was read in."""
-    dates = [d for c in r.chunk_ids if (d := dated.get(c))]
-    return replace(r, observed_at=max(dates)) if dates else r
 
 
 def conflicts_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
