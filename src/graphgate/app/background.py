@@ -25,13 +25,13 @@ from graphgate.core.config import CommunitySettings, GateSettings, Settings
 from graphgate.core.errors import RunStateError
 from graphgate.core.runs import Run, RunRegistry
 from graphgate.core.types import column_values
+from graphgate.core.workers import BackgroundProcess, spawnable
 from graphgate.evaluate.predicates import PredicateMatcher
 from graphgate.gates.community import measure_stability
 from graphgate.gates.context import write_stability
 from graphgate.gates.runner import GatesReport, chosen_baseline, judge_run
 from graphgate.index.communities import detect, undirected_edges
 from graphgate.index.pipeline import cycle_collector_paused
-from graphgate.index.workers import BackgroundProcess, spawnable
 from graphgate.store.build import KEYWORD_AHEAD, build_keyword_index
 
 START_AT = "resolve"  # the first stage after the embedders, which use every core

@@ -13,13 +13,13 @@ from graphgate.app.background import BackgroundWork
 from graphgate.core.config import Settings
 from graphgate.core.spacy_models import load_spacy
 from graphgate.core.telemetry import Telemetry
+from graphgate.core.workers import BackgroundProcess
 from graphgate.embed import Embedder, build_embedder
 from graphgate.evaluate.harness import Generator
 from graphgate.evaluate.judge import DeterministicJudge, Judge
 from graphgate.index.cache import ContentCache
 from graphgate.index.executor_base import Executor, build_executor
 from graphgate.index.extract_base import Extractor
-from graphgate.index.workers import BackgroundProcess
 from graphgate.llm.client import LLMClient, ResponseCache, build_llm
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.reader import Reader

@@ -62,6 +62,16 @@ class StoreSettings(Section):
         "(FalkorDB copies the whole graph and rebuilds its indexes: it grows with the graph).",
     )
 
+    write_process_above: int = Field(
+        2000,
+        ge=0,
+        description="The embedded store is written by a process of its own when a run has at "
+        "least this many chunks (0: always). LadybugDB's bulk load and the search indexes take "
+        "memory that grows with the graph and is not all given back after; a process that "
+        "ends returns it, so the indexing or serving process keeps only its own. Below it, "
+        "the calling process writes (starting another costs about a second).",
+    )
+
     def public_url(self) -> str:
         """The URL without its password: what logs, manifests and status may show."""
         return redact_url(self.url)

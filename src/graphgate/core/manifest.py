@@ -48,6 +48,8 @@ class StoreRecord(_Record):
     graph: str | None = None
     url: str | None = None
     copied_from: str | None = None
+    # The embedded store written by a process of its own: that process's peak RSS, MB.
+    writer_peak_rss_mb: float | None = None
 
 
 class RunManifest(_Record):

@@ -53,6 +53,21 @@ def peak_rss_mb() -> float | None:
     return round(peak / (1 << 20) if sys.platform == "darwin" else peak / 1024, 1)
 
 
+def own_peak_rss_mb() -> float | None:
+    """This process's own peak resident memory, MB: the kernel's ``VmHWM`` where there is
+    one. A spawned process is forked before it runs a new program, and ``getrusage`` keeps the
+    larger peak across that, so it reports at least the RSS of the process that started it;
+    ``VmHWM`` counts only the new program's pages."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return peak_rss_mb()
+
+
 def use_arrow_allocator(choice: str) -> None:
     """``index.arrow_allocator``: "system" makes the C heap Arrow's default pool for this
     process (tables already made keep the pool they came from); "unchanged" leaves it."""

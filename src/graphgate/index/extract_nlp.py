@@ -11,8 +11,8 @@ from graphgate.core.config import ExtractSettings
 from graphgate.core.dates import dates_in
 from graphgate.core.spacy_models import load_spacy
 from graphgate.core.types import CONCEPT, COOCCURS, Chunk, Mention, RawRelation
+from graphgate.core.workers import WarmPool, spawnable
 from graphgate.index.extract_base import Extraction, Progress
-from graphgate.index.workers import WarmPool, spawnable
 
 _SUBJECTS = {"nsubj", "nsubjpass"}
 _OBJECTS = {"dobj", "attr", "oprd", "dative"}

@@ -15,7 +15,7 @@ import os
 import socket
 from pathlib import Path
 
-from graphgate.index.workers import die_with_parent
+from graphgate.core.workers import die_with_parent
 
 
 def limit_blas(threads: int | None) -> None:

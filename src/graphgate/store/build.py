@@ -8,6 +8,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from graphgate.core.memory import release_memory
 from graphgate.core.text import document_headers, in_context
 from graphgate.core.types import (
     GRAPH_TABLE,
@@ -56,6 +57,7 @@ def write_store(
         counts = store.counts()
     finally:
         store.close()
+    release_memory()  # what the bulk load left in the C heap, before the indexes' turn
     build_search_indexes(folder, tables, exact_below, context_fields, built_ahead)
     return counts
 
