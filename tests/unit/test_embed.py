@@ -155,6 +155,31 @@ def test_mean_directions_of_many_groups_at_once() -> None:
     assert mean_directions([], matrix).shape == (0, 8)
 
 
+def test_mean_directions_gathers_rows_in_batches_with_the_same_result(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Rows are gathered a batch of groups at a time (bounded memory); the vectors are the
+    same bits as one gather of all of them."""
+    from graphgate.embed import base
+
+    rng = np.random.default_rng(1)
+    matrix = rng.normal(size=(50, 8)).astype(np.float32)
+    groups = [list(rng.integers(0, 50, size=int(rng.integers(0, 9)))) for _ in range(40)]
+    at_once = base.mean_directions(groups, matrix)
+    gathered: list[int] = []
+
+    class Recording(np.ndarray):  # type: ignore[type-arg]
+        def __getitem__(self, key: object) -> object:
+            if isinstance(key, np.ndarray):  # the gather of a batch's rows
+                gathered.append(len(key))
+            return super().__getitem__(key)  # type: ignore[index]
+
+    monkeypatch.setattr(base, "_GATHER_ROWS", 7)
+    batched = base.mean_directions(groups, matrix.view(Recording))
+    assert np.array_equal(np.asarray(batched), at_once)
+    assert len(gathered) > 5 and max(gathered) <= 7 + 8  # a batch stops once it holds 7 rows
+
+
 class _Recording:
     """An embedder whose vector of a text is its length: what the stage asked, in order."""
 

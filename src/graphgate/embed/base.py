@@ -37,6 +37,10 @@ def l2_normalise_in_place(matrix: Matrix) -> Matrix:
     return matrix
 
 
+# Rows of the matrix gathered at once by mean_directions.
+_GATHER_ROWS = 8192
+
+
 def mean_directions(groups: Sequence[Sequence[int]], matrix: Matrix) -> Matrix:
     """The unit mean of each group of ``matrix`` rows (given by index; a zero vector for an
     empty group), all at once instead of a call per group (thousands per update). A row
@@ -47,11 +51,20 @@ def mean_directions(groups: Sequence[Sequence[int]], matrix: Matrix) -> Matrix:
     if single:  # most groups (an entity seen in one chunk): the row is its own mean
         out[single] = matrix[[groups[i][0] for i in single]]
     several = [i for i, g in enumerate(groups) if len(g) > 1]
-    if several:
-        sizes = np.array([len(groups[i]) for i in several], dtype=np.int64)
-        rows = np.fromiter(itertools.chain.from_iterable(groups[i] for i in several), np.int64)
+    # In batches of whole groups: gathering every group's rows at once held a copy of a row
+    # per mention (a name met in a thousand passages, a thousand rows).
+    start = 0
+    while start < len(several):
+        end, taken = start, 0
+        while end < len(several) and (taken < _GATHER_ROWS or end == start):
+            taken += len(groups[several[end]])
+            end += 1
+        batch = several[start:end]
+        sizes = np.array([len(groups[i]) for i in batch], dtype=np.int64)
+        rows = np.fromiter(itertools.chain.from_iterable(groups[i] for i in batch), np.int64)
         starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
         sums = np.add.reduceat(matrix[rows], starts, axis=0)
-        out[several] = sums / sizes[:, None].astype(np.float32)
+        out[batch] = sums / sizes[:, None].astype(np.float32)
+        start = end
     # In place: no copy of a matrix with a row per entity; an empty group's row stays zero.
     return l2_normalise_in_place(out)

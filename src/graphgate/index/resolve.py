@@ -49,6 +49,10 @@ class Resolution:
         return from_table(self.entity_table, Entity)
 
 
+# Short names whose contexts (and their long forms') are held at once.
+_MERGE_BATCH = 1024
+
+
 class EntityResolver:
     def __init__(self, settings: ResolveSettings, description_sentences: int = 3) -> None:
         self.settings = settings
@@ -121,25 +125,31 @@ class EntityResolver:
             supersets = [k for k in supersets if not any(k != o and k in o for o in supersets)]
             if supersets:
                 candidates[key] = supersets
-        # Each name's context: the unit mean of the passages it occurs in, all at once.
-        needed = sorted({k for short, longs in candidates.items() for k in (short, *longs)})
+        if not candidates or not chunk_vectors:
+            return []
+        # Each name's context: the unit mean of the passages it occurs in, for a batch of
+        # short names and their long forms at a time (a context depends only on its name).
         chunk_ids = sorted(chunk_vectors)
         row = {c: i for i, c in enumerate(chunk_ids)}
-        matrix = np.vstack([chunk_vectors[c] for c in chunk_ids]) if chunk_ids else None
-        context: dict[str, npt.NDArray[np.float32]] = {}
-        if needed and matrix is not None:
-            index = {key: i for i, key in enumerate(groups.keys)}
-            lists = groups.chunk_lists().take(pa.array([index[k] for k in needed], pa.int64()))
+        matrix = np.vstack([chunk_vectors[c] for c in chunk_ids])
+        index = {key: i for i, key in enumerate(groups.keys)}
+        chunk_lists = groups.chunk_lists()
+        shorts = sorted(candidates)
+        merges: list[tuple[str, str]] = []
+        for start in range(0, len(shorts), _MERGE_BATCH):
+            batch = shorts[start : start + _MERGE_BATCH]
+            needed = sorted({k for short in batch for k in (short, *candidates[short])})
+            lists = chunk_lists.take(pa.array([index[k] for k in needed], pa.int64()))
             rows = [[row[c] for c in chunks if c in row] for chunks in lists.to_pylist()]
             context = dict(zip(needed, mean_directions(rows, matrix), strict=True))
-        merges: list[tuple[str, str]] = []
-        for short in sorted(candidates):
-            longs = candidates[short]
-            sims = [float(context[short] @ context[k]) for k in longs]
-            best = int(np.argmax(sims))
-            runner_up = max((s for i, s in enumerate(sims) if i != best), default=-1.0)
-            if sims[best] >= self.settings.similarity_threshold and sims[best] - runner_up >= 0.05:
-                merges.append((short, longs[best]))
+            for short in batch:
+                longs = candidates[short]
+                sims = [float(context[short] @ context[k]) for k in longs]
+                best = int(np.argmax(sims))
+                runner_up = max((s for i, s in enumerate(sims) if i != best), default=-1.0)
+                threshold = self.settings.similarity_threshold
+                if sims[best] >= threshold and sims[best] - runner_up >= 0.05:
+                    merges.append((short, longs[best]))
         return merges
 
 
