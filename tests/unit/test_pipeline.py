@@ -13,10 +13,9 @@ import pytest
 from graphgate.core.config import Settings
 from graphgate.core.errors import IndexMissingError
 from graphgate.core.memory import release_memory, use_arrow_allocator
-from graphgate.core.runs import RunRegistry
+from graphgate.core.runs import ArtifactTables, RunRegistry
 from graphgate.core.types import Relationship, TableRows, to_table
 from graphgate.index.pipeline import (
-    ArtifactTables,
     IndexContext,
     Pipeline,
     Stage,

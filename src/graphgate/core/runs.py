@@ -8,7 +8,7 @@ import secrets
 import shutil
 import socket
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
@@ -319,3 +319,31 @@ def _text_columns(table: pa.Table) -> list[str]:
         )
 
     return [f.name for f in table.schema if text(f.type)]
+
+
+class ArtifactTables(Mapping[str, pa.Table]):
+    """A run's artifacts by name, each read from its Parquet file whenever it is asked for
+    (an optional one missing: an empty table of its schema). Nothing is cached: the caller
+    decides how long a table lives. A required artifact missing fails at once, as an eager
+    read would."""
+
+    def __init__(self, run: Run, required: Sequence[str], optional: Sequence[str] = ()) -> None:
+        for name in required:
+            if not run.has_artifact(name):
+                run.read_artifact(name)  # raises, naming the artifact and the fix
+        self._run = run
+        self._names = (*required, *optional)
+        self._required = frozenset(required)
+
+    def __getitem__(self, name: str) -> pa.Table:
+        if name not in self._names:
+            raise KeyError(name)
+        if name in self._required:
+            return self._run.read_artifact(name)
+        return self._run.read_or_empty(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)

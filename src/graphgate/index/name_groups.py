@@ -107,7 +107,7 @@ def entity_table(
         "name": pa.array(names, pa.string()),
         "type": top_values(cluster, type_codes, types, n),
         "description": _descriptions(groups, cluster_of_key, label_key, n, n_sentences),
-        "aliases": _aliases(cluster, surface_codes, surfaces, names, labels, curated),
+        "aliases": _aliases(cluster, surface_codes, surfaces, names, number, curated),
         "mention_count": pa.array(np.bincount(cluster, minlength=n).astype(np.int64)),
         "chunk_ids": grouped_lists(cluster, chunk_codes, chunk_ids, n),
         "doc_ids": grouped_lists(cluster, doc_codes, doc_ids, n),
@@ -124,11 +124,11 @@ def _aliases(
     surface_codes: Codes,
     surfaces: pa.Array,
     names: list[str],
-    labels: list[str],
+    number: Mapping[str, int],
     curated: Mapping[str, Sequence[str]],
 ) -> pa.ListArray:
-    """Each cluster's surface forms and curated names, sorted, without its name."""
-    number = {label: i for i, label in enumerate(labels)}
+    """Each cluster's surface forms and curated names, sorted, without its name (``number``:
+    a cluster's label -> its position)."""
     extra = [(number[label], s) for label, more in curated.items() if label in number for s in more]
     if extra:
         surfaces = pa.concat_arrays([surfaces, pa.array([s for _, s in extra], pa.string())])
@@ -137,13 +137,13 @@ def _aliases(
             [surface_codes, np.arange(at, at + len(extra), dtype=np.int64)]
         )
         cluster = np.concatenate([cluster, np.array([c for c, _ in extra], dtype=np.int64)])
-    lists = grouped_lists(cluster, surface_codes, surfaces, len(labels))
+    lists = grouped_lists(cluster, surface_codes, surfaces, len(names))
     parents = pc.list_parent_indices(lists)
     values = pc.list_flatten(lists)
     own = pa.array(names, pa.string()).take(parents)
     keep = pc.not_equal(values, own)
-    counts = np.bincount(parents.filter(keep).to_numpy(), minlength=len(labels))
-    offsets = np.zeros(len(labels) + 1, dtype=np.int64)
+    counts = np.bincount(parents.filter(keep).to_numpy(), minlength=len(names))
+    offsets = np.zeros(len(names) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), values.filter(keep))
 

@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from graphgate.core.config import Settings
 from graphgate.core.memory import peak_rss_mb, release_memory, use_arrow_allocator
-from graphgate.core.runs import COMPLETE, FAILED, Run, finished_now
+from graphgate.core.runs import COMPLETE, FAILED, ArtifactTables, Run, finished_now
 from graphgate.core.telemetry import Steps, Telemetry
 from graphgate.core.types import Document
 from graphgate.embed.base import Embedder
@@ -86,34 +86,6 @@ StageFn = Callable[[IndexContext, Mapping[str, pa.Table]], StageOutput]
 # A check on a stage's output, after its artifacts are written: it raises to stop the run,
 # and the artifacts stay for the gates to judge the failed run.
 StageCheck = Callable[[IndexContext, StageOutput], None]
-
-
-class ArtifactTables(Mapping[str, pa.Table]):
-    """A run's artifacts by name, each read from its Parquet file whenever it is asked for
-    (an optional one missing: an empty table of its schema). Nothing is cached: the caller
-    decides how long a table lives. A required artifact missing fails at once, as an eager
-    read would."""
-
-    def __init__(self, run: Run, required: Sequence[str], optional: Sequence[str] = ()) -> None:
-        for name in required:
-            if not run.has_artifact(name):
-                run.read_artifact(name)  # raises, naming the artifact and the fix
-        self._run = run
-        self._names = (*required, *optional)
-        self._required = frozenset(required)
-
-    def __getitem__(self, name: str) -> pa.Table:
-        if name not in self._names:
-            raise KeyError(name)
-        if name in self._required:
-            return self._run.read_artifact(name)
-        return self._run.read_or_empty(name)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names)
-
-    def __len__(self) -> int:
-        return len(self._names)
 
 
 @dataclass(frozen=True)

@@ -10,42 +10,18 @@ processes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pyarrow as pa
 
 from graphgate.core.errors import WorkerDiedError
 from graphgate.core.memory import own_peak_rss_mb
-from graphgate.core.runs import Run
+from graphgate.core.runs import ArtifactTables, Run
 from graphgate.core.workers import BackgroundProcess
 from graphgate.store.base import STORE_OPTIONAL, STORE_REQUIRED, BuiltAhead
 from graphgate.store.build import KEYWORD_AHEAD, write_store
 from graphgate.store.read_tables import write_read_tables
-
-
-class RunArtifacts(Mapping[str, pa.Table]):
-    """The run's store artifacts, each read when asked for (an optional one missing: an empty
-    table of its schema)."""
-
-    def __init__(self, run: Run) -> None:
-        self._run = run
-
-    def __getitem__(self, name: str) -> pa.Table:
-        if name in STORE_REQUIRED:
-            return self._run.read_artifact(name)
-        if name in STORE_OPTIONAL:
-            return self._run.read_or_empty(name)
-        raise KeyError(name)
-
-    def __contains__(self, name: object) -> bool:
-        return name in STORE_REQUIRED or name in STORE_OPTIONAL
-
-    def __iter__(self) -> Iterator[str]:
-        return iter((*STORE_REQUIRED, *STORE_OPTIONAL))
-
-    def __len__(self) -> int:
-        return len(STORE_REQUIRED) + len(STORE_OPTIONAL)
 
 
 def write_embedded(
@@ -66,7 +42,13 @@ def _write_in_worker(
 ) -> tuple[dict[str, int], float | None]:
     """The worker's job (module level: it travels by name): the counts, and its peak RSS."""
     run = Run(run_id, Path(run_path))
-    counts = write_embedded(run, RunArtifacts(run), exact_below, context_fields, built.__contains__)
+    counts = write_embedded(
+        run,
+        ArtifactTables(run, STORE_REQUIRED, STORE_OPTIONAL),
+        exact_below,
+        context_fields,
+        built.__contains__,
+    )
     return counts, own_peak_rss_mb()
 
 
