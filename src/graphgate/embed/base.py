@@ -28,17 +28,20 @@ def l2_normalise(matrix: Matrix) -> Matrix:
     return l2_normalise_in_place(matrix.astype(np.float32))
 
 
+# Rows of a matrix gathered or squared at once (mean_directions, l2_normalise_in_place).
+_GATHER_ROWS = 8192
+
+
 def l2_normalise_in_place(matrix: Matrix) -> Matrix:
     """Each row to unit length, in ``matrix`` itself (a zero row stays zero: its norm is taken
-    as 1); the same values as :func:`l2_normalise`, without a copy of the matrix."""
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    matrix /= norms
+    as 1); the same values as :func:`l2_normalise`, without a copy of the matrix: a norm
+    squares its rows into a temporary, so rows are taken a batch at a time."""
+    for start in range(0, len(matrix), _GATHER_ROWS):
+        rows = matrix[start : start + _GATHER_ROWS]
+        norms = np.linalg.norm(rows, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        rows /= norms
     return matrix
-
-
-# Rows of the matrix gathered at once by mean_directions.
-_GATHER_ROWS = 8192
 
 
 def mean_directions(groups: Sequence[Sequence[int]], matrix: Matrix) -> Matrix:
@@ -48,8 +51,11 @@ def mean_directions(groups: Sequence[Sequence[int]], matrix: Matrix) -> Matrix:
     others are."""
     out = np.zeros((len(groups), matrix.shape[1]), dtype=np.float32)
     single = [i for i, g in enumerate(groups) if len(g) == 1]
-    if single:  # most groups (an entity seen in one chunk): the row is its own mean
-        out[single] = matrix[[groups[i][0] for i in single]]
+    # Most groups (an entity seen in one chunk): the row is its own mean, copied a batch at a
+    # time (gathered all at once, a second entity-sized matrix for a moment).
+    for start in range(0, len(single), _GATHER_ROWS):
+        batch = single[start : start + _GATHER_ROWS]
+        out[batch] = matrix[[groups[i][0] for i in batch]]
     several = [i for i, g in enumerate(groups) if len(g) > 1]
     # In batches of whole groups: gathering every group's rows at once held a copy of a row
     # per mention (a name met in a thousand passages, a thousand rows).

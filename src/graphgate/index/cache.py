@@ -145,7 +145,7 @@ def decode_extraction(value: bytes) -> tuple[list[dict[str, object]], list[dict[
 
 
 class CachedReports:
-    """Community reports by the key of their inputs (``summarize.ReportKeys``), kept with
+    """Community reports by the key of their inputs (``CommunitySummarizer._keys``), kept with
     their rating before it is scaled to the run's highest. ``read=False`` (a full rebuild)
     makes every report again and stores it."""
 

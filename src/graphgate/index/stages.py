@@ -309,12 +309,16 @@ def configured_summarizer(ctx: IndexContext) -> Summarizer:
 
 def summarize_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
     summarizer = ctx.summarizer or configured_summarizer(ctx)
-    reports = summarizer.summarize(
-        from_table(tables["communities"], Community),
-        from_table(tables["entities"], Entity),
-        from_table(tables["relationships"], Relationship),
-        from_table(tables["chunks"], Chunk),
-    )
+    names = ("communities", "entities", "relationships", "chunks")
+    if isinstance(summarizer, CommunitySummarizer):
+        reports = summarizer.summarize_tables(*(tables[name] for name in names))
+    else:
+        reports = summarizer.summarize(
+            from_table(tables["communities"], Community),
+            from_table(tables["entities"], Entity),
+            from_table(tables["relationships"], Relationship),
+            from_table(tables["chunks"], Chunk),
+        )
     info = {
         "summarizer": summarizer.name,
         "failed_reports": summarizer.failed,

@@ -13,6 +13,9 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
+import numpy as np
+import pyarrow as pa
+
 from graphgate.core.config import CommunitySettings
 from graphgate.core.text import first_sentence, squash, terminated
 from graphgate.core.types import (
@@ -25,8 +28,11 @@ from graphgate.core.types import (
     Entity,
     Relationship,
     claims_to_json,
+    from_table,
+    to_table,
 )
 from graphgate.index.cache import content_key
+from graphgate.index.subgraph_columns import LIST_SEPARATOR, Rows, SubgraphColumns
 
 
 def relation_sentence(source: str, predicate: str, target: str, weight: float) -> str:
@@ -53,7 +59,6 @@ class MemberRelations:
 # Part of every report's key: changed with what a report is made of, or how, so that reports
 # cached by an older version go unused.
 REPORT_VERSION = "extractive-1"
-_LIST = "\x1e"  # between a list's items inside one part of a key (content_key's are \x1f)
 
 
 class KnownReports(Protocol):
@@ -62,56 +67,6 @@ class KnownReports(Protocol):
     def get_many(self, keys: Sequence[str]) -> dict[str, CommunityReport]: ...
 
     def put_many(self, reports: Mapping[str, CommunityReport]) -> None: ...
-
-
-class ReportKeys:
-    """One key per community for everything its report is made of: the settings, its id
-    (its level and members), each member's record, the relations among them and the text of
-    every chunk those name. A chunk's text is keyed, not its id: an id names a span of a
-    document, which a changed document may fill with other words."""
-
-    def __init__(
-        self,
-        settings: CommunitySettings,
-        entities: Sequence[Entity],
-        relationships: Sequence[Relationship],
-        chunk_text: dict[str, str],
-    ) -> None:
-        self.settings = (
-            f"{REPORT_VERSION}/{settings.report_entities}/{settings.report_relationships}/"
-            f"{settings.report_sentences}"
-        )
-        # Each record hashed once, in one pass (a record is in a community per level).
-        text = {c: content_key(c, t) for c, t in chunk_text.items()}
-
-        def texts(chunk_ids: Sequence[str]) -> str:
-            return _LIST.join([text.get(c, "") for c in chunk_ids])
-
-        self._entities = {
-            e.id: content_key(
-                e.id,
-                e.name,
-                e.type,
-                e.description,
-                str(e.mention_count),
-                _LIST.join(e.doc_ids),
-                texts(e.chunk_ids),
-            )
-            for e in entities
-        }
-        self._relations = {
-            r.id: content_key(r.id, r.predicate, repr(r.weight), r.description, texts(r.chunk_ids))
-            for r in relationships
-        }
-
-    def of(self, community: Community, internal: Sequence[Relationship]) -> str:
-        return content_key(
-            self.settings,
-            community.id,
-            str(community.level),
-            _LIST.join([self._entities[m] for m in community.members]),
-            _LIST.join([self._relations[r.id] for r in internal]),
-        )
 
 
 class Summarizer(Protocol):
@@ -151,26 +106,37 @@ class CommunitySummarizer:
         relationships: Sequence[Relationship],
         chunks: Sequence[Chunk],
     ) -> list[CommunityReport]:
-        by_id = {e.id: e for e in entities}
-        chunk_text = {c.id: squash(c.text) for c in chunks}
-        relations = MemberRelations(relationships)
-        todo = [
-            (c, relations.inside(c.members))
-            for c in communities
-            if c.size >= self.settings.min_report_size
-        ]
-        key_of: list[str] = []
-        if self.known is not None:
-            keys = ReportKeys(self.settings, entities, relationships, chunk_text)
-            key_of = [keys.of(c, internal) for c, internal in todo]
+        return self.summarize_tables(
+            to_table(communities, Community),
+            to_table(entities, Entity),
+            to_table(relationships, Relationship),
+            to_table(chunks, Chunk),
+        )
+
+    def summarize_tables(
+        self,
+        communities: pa.Table,
+        entities: pa.Table,
+        relationships: pa.Table,
+        chunks: pa.Table,
+    ) -> list[CommunityReport]:
+        """The reports, from the artifact tables (index/subgraph_columns.py: no record per
+        entity or relation of the graph)."""
+        graph = SubgraphColumns(entities, relationships, chunks)
+        todo: list[tuple[Community, Rows, Rows]] = []
+        for community in from_table(communities, Community):
+            if community.size >= self.settings.min_report_size:
+                members = graph.members(community.members)
+                todo.append((community, members, graph.inside(members)))
+        key_of = self._keys(graph, todo) if self.known is not None else []
         found = self.known.get_many(key_of) if self.known is not None else {}
         reports: list[CommunityReport] = []  # with their ratings before scaling
         fresh: dict[str, CommunityReport] = {}
-        for i, (community, internal) in enumerate(todo):
+        for i, (community, members, internal) in enumerate(todo):
             if key_of and key_of[i] in found:
                 reports.append(found[key_of[i]])
                 continue
-            reports.append(self._report(community, by_id, internal, chunk_text))
+            reports.append(self._report(community, members, internal, graph))
             if key_of:
                 fresh[key_of[i]] = reports[-1]
         if self.known is not None and fresh:
@@ -182,54 +148,101 @@ class CommunitySummarizer:
             for r in reports
         ]
 
+    def _keys(
+        self, graph: SubgraphColumns, todo: Sequence[tuple[Community, Rows, Rows]]
+    ) -> list[str]:
+        """One key per community for everything its report is made of: the settings, its id
+        (its level and members), each member's record, the relations among them and the text
+        of every chunk those name. A chunk's text is keyed, not its id: an id names a span of
+        a document, which a changed document may fill with other words."""
+        s = self.settings
+        settings = (
+            f"{REPORT_VERSION}/{s.report_entities}/{s.report_relationships}/{s.report_sentences}"
+        )
+        # Each record hashed once (a record is in a community per level).
+        text_keys = graph.text_keys()
+        entity_keys = graph.entity_keys(text_keys)
+        relation_keys = graph.relation_keys(text_keys)
+        return [
+            content_key(
+                settings,
+                community.id,
+                str(community.level),
+                LIST_SEPARATOR.join([entity_keys[m] for m in members.tolist()]),
+                LIST_SEPARATOR.join([relation_keys[r] for r in internal.tolist()]),
+            )
+            for community, members, internal in todo
+        ]
+
     def _report(
-        self,
-        community: Community,
-        by_id: dict[str, Entity],
-        internal: list[Relationship],
-        chunk_text: dict[str, str],
+        self, community: Community, members: Rows, internal: Rows, graph: SubgraphColumns
     ) -> CommunityReport:
         s = self.settings
-        degree: dict[str, float] = defaultdict(float)
-        for r in internal:
-            degree[r.source_id] += r.weight
-            degree[r.target_id] += r.weight
-        central = sorted(community.members, key=lambda m: (-degree[m], -by_id[m].mention_count, m))[
-            : s.report_entities
-        ]
+        # Weighted degree inside the community, summed in the order of the relations' ids.
+        ordered = np.sort(members)
+        ends = np.empty(2 * len(internal), dtype=np.int64)
+        ends[0::2] = graph.source[internal]
+        ends[1::2] = graph.target[internal]
+        local = np.zeros(len(members), dtype=np.float64)
+        np.add.at(local, np.searchsorted(ordered, ends), np.repeat(graph.weight[internal], 2))
+        degree = local[np.searchsorted(ordered, members)]
+        central = members[
+            np.lexsort((graph.entity_rank[members], -graph.mentions[members], -degree))
+        ][: s.report_entities].tolist()
         claims: list[tuple[str, ClaimKind, str, str | None]] = []
         key_entities: list[str] = []
-        for eid in central:
-            e = by_id[eid]
-            sentence = first_sentence(squash(e.description))
-            key_entities.append(f"{e.name} ({e.type})")
+        names: list[str] = []
+        for row in central:
+            name = str(graph.entity(row, "name"))
+            sentence = first_sentence(squash(str(graph.entity(row, "description"))))
+            key_entities.append(f"{name} ({graph.entity(row, 'type')})")
+            names.append(name)
+            codes = graph.entity_chunks.of(row).tolist()
             source = next(
-                (c for c in e.chunk_ids if sentence and sentence in chunk_text.get(c, "")),
-                e.chunk_ids[0] if e.chunk_ids else None,
+                (
+                    graph.chunk_names[c]
+                    for c in codes
+                    if sentence and sentence in graph.chunk_text[c]
+                ),
+                graph.chunk_names[codes[0]] if codes else None,
             )
             if sentence:
-                claims.append((sentence, "entity", eid, source))
-        heaviest = sorted(internal, key=lambda r: (r.predicate == COOCCURS, -r.weight, r.id))
+                claims.append((sentence, "entity", graph.entity_ids[row], source))
+        heaviest = internal[
+            np.lexsort(
+                (graph.relation_rank[internal], -graph.weight[internal], graph.cooccurs[internal])
+            )
+        ].tolist()
         key_relationships: list[str] = []
         for r in heaviest[: s.report_relationships]:
             text = relation_sentence(
-                by_id[r.source_id].name, r.predicate, by_id[r.target_id].name, r.weight
+                str(graph.entity(int(graph.source[r]), "name")),
+                str(graph.relation(r, "predicate")),
+                str(graph.entity(int(graph.target[r]), "name")),
+                float(graph.weight[r]),
             )
             key_relationships.append(text)
-            claims.append((text, "edge", r.id, r.chunk_ids[0] if r.chunk_ids else None))
+            codes = graph.relation_chunks.of(r)
+            first = graph.chunk_names[int(codes[0])] if len(codes) else None
+            claims.append((text, "edge", str(graph.relation(r, "id")), first))
         seen = {c[0] for c in claims}
         for r in heaviest[: s.report_sentences]:
-            sentence = first_sentence(squash(r.description))
-            chunk = next((c for c in r.chunk_ids if sentence in chunk_text.get(c, "")), None)
+            sentence = first_sentence(squash(str(graph.relation(r, "description"))))
+            chunk = next(
+                (
+                    graph.chunk_names[c]
+                    for c in graph.relation_chunks.of(r).tolist()
+                    if sentence in graph.chunk_text[c]
+                ),
+                None,
+            )
             if sentence and sentence not in seen and chunk is not None:
                 seen.add(sentence)
                 claims.append((sentence, "chunk", chunk, chunk))
         stated = [Claim(terminated(text), kind, ref, cid) for text, kind, ref, cid in claims]
-        names = [by_id[e].name for e in central[:3]]
-        title = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
-        chunk_ids = sorted({c for m in community.members for c in by_id[m].chunk_ids})
-        doc_ids = sorted({d for m in community.members for d in by_id[m].doc_ids})
-        weight = sum(r.weight for r in internal)
+        top = names[:3]
+        title = ", ".join(top[:-1]) + f" and {top[-1]}" if len(top) > 1 else top[0]
+        weight = sum(graph.weight[internal].tolist())
         return CommunityReport(
             community_id=community.id,
             level=community.level,
@@ -238,7 +251,7 @@ class CommunitySummarizer:
             key_entities=key_entities,
             key_relationships=key_relationships,
             rating=math.log1p(weight + community.size),
-            chunk_ids=chunk_ids,
-            doc_ids=doc_ids,
+            chunk_ids=[graph.chunk_names[c] for c in graph.entity_chunks.union(members).tolist()],
+            doc_ids=[graph.doc_names[d] for d in graph.entity_docs.union(members).tolist()],
             claims_json=claims_to_json(stated),
         )
