@@ -106,6 +106,28 @@ def test_a_stage_reads_its_inputs_and_nothing_outlives_it(tmp_path: Path) -> Non
     assert got["optional"] == 0
 
 
+def test_no_output_of_a_stage_is_alive_while_the_next_one_runs(tmp_path: Path) -> None:
+    """What a stage made is written and dropped: the next stage starts with none of it held
+    (a loop variable once kept a stage's last table through the whole of the next stage)."""
+    held: list[int] = []
+
+    def make(ctx: IndexContext, tables: Any) -> StageOutput:
+        big = pa.table({"v": pa.array(range(1_000_000), pa.int64())})  # 8 MB
+        return StageOutput({"small": _table(3), "big": big})
+
+    def after(ctx: IndexContext, tables: Any) -> StageOutput:
+        held.append(pa.total_allocated_bytes())
+        return StageOutput({})
+
+    pipeline = Pipeline(
+        "probe", (Stage("make", (), ("small", "big"), make), Stage("after", (), (), after))
+    )
+    run = RunRegistry(tmp_path).create()
+    before = pa.total_allocated_bytes()
+    pipeline.run(IndexContext(Settings(), tmp_path, run, None, None))  # type: ignore[arg-type]
+    assert held[0] - before < 1_000_000
+
+
 def test_artifact_tables_name_a_missing_input_at_once(tmp_path: Path) -> None:
     run = RunRegistry(tmp_path).create()
     run.write_artifact("chunks", _table(3))

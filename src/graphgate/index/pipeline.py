@@ -170,8 +170,7 @@ class Pipeline:
                 output = stage.fn(ctx, inputs)
                 step.set(**{f"rows.{name}": t.num_rows for name, t in output.tables.items()})
             seconds = trace.ms[f"index.{stage.name}"] / 1000
-            for name, table in output.tables.items():
-                ctx.run.write_artifact(name, table)
+            _write_outputs(ctx.run, output)
             rows = {name: t.num_rows for name, t in output.tables.items()}
             reports.append(StageReport(stage.name, seconds, rows, output.info, peak_rss_mb()))
             # Recorded as it goes: a failed or killed run shows how far it got.
@@ -181,6 +180,13 @@ class Pipeline:
             del inputs, output
             release_memory()
         return reports
+
+
+def _write_outputs(run: Run, output: StageOutput) -> None:
+    """In a function of its own: a loop variable left bound in :meth:`Pipeline.run` kept the
+    stage's last table alive through the next stage."""
+    for name, table in output.tables.items():
+        run.write_artifact(name, table)
 
 
 @contextlib.contextmanager
