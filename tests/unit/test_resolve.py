@@ -5,6 +5,7 @@ import numpy as np
 from graphgate.core.config import ResolveSettings
 from graphgate.core.text import normalise_name
 from graphgate.core.types import COOCCURS, Mention, RawRelation
+from graphgate.embed.base import VectorRows
 from graphgate.index.resolve import EntityResolver, entity_id
 from tests.unit.fakes import BagOfWordsEmbedder
 
@@ -67,6 +68,29 @@ def test_short_name_joins_its_only_long_form_when_passages_agree() -> None:
         )
         == 2
     )
+
+
+def test_vectors_over_one_matrix_merge_as_a_dict_of_them_does() -> None:
+    """The stage passes its chunk matrix as it is (VectorRows, rows in the table's order, not
+    sorted by id); the contexts, so the merges and entities, are the same bits."""
+    mentions = _own_chunks(
+        [
+            _m("Ebenezer Scrooge", sentence="Ebenezer Scrooge keeps a counting house in London."),
+            _m("Scrooge", sentence="Scrooge keeps a counting house and hates Christmas."),
+            _m("Scrooge", sentence="Scrooge hates Christmas in London."),
+            _m("Fred Scrooge", sentence="Fred Scrooge loves Christmas dinners."),
+            _m("Fred", sentence="Fred loves Christmas."),
+        ]
+    )
+    vectors = _passages(mentions)
+    ids = sorted(vectors, reverse=True)  # not the sorted order the dict path uses
+    rows = VectorRows(ids, np.vstack([vectors[c] for c in ids]))
+    assert len(rows) == len(vectors) and set(rows) == set(vectors)
+    assert np.array_equal(rows["c2"], vectors["c2"])
+    resolver = EntityResolver(ResolveSettings(similarity_threshold=0.2))
+    by_dict, by_rows = resolver.resolve(mentions, [], vectors), resolver.resolve(mentions, [], rows)
+    assert by_rows.merged_by_embedding == by_dict.merged_by_embedding >= 1
+    assert by_rows.entity_table.equals(by_dict.entity_table)
 
 
 def test_ambiguous_short_name_stays_apart() -> None:

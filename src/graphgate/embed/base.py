@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -74,3 +74,22 @@ def mean_directions(groups: Sequence[Sequence[int]], matrix: Matrix) -> Matrix:
         start = end
     # In place: no copy of a matrix with a row per entity; an empty group's row stays zero.
     return l2_normalise_in_place(out)
+
+
+class VectorRows(Mapping[str, Matrix]):
+    """Vectors by id over one matrix, a row per id: no array object per vector and no
+    second matrix (:attr:`matrix` and :attr:`row` are there for code that gathers rows)."""
+
+    def __init__(self, ids: Sequence[str], matrix: Matrix) -> None:
+        self.matrix = matrix
+        self.row = {key: i for i, key in enumerate(ids)}
+
+    def __getitem__(self, key: str) -> Matrix:
+        vector: Matrix = self.matrix[self.row[key]]
+        return vector
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.row)
+
+    def __len__(self) -> int:
+        return len(self.row)

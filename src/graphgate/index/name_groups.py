@@ -48,8 +48,11 @@ def group_names(mentions: pa.Table) -> NameGroups:
     keys = pa.array([normalise_name(n) for n in names.to_pylist()], pa.string())
     row_keys = keys.take(pc.index_in(mentions["name"], value_set=names))
     kept = pc.not_equal(row_keys, "")
-    rows = mentions.filter(kept)
-    group, distinct = encode(row_keys.filter(kept))
+    if kept.null_count == 0 and pc.all(kept).as_py() is not False:  # usual: no copy
+        rows = mentions
+    else:
+        rows, row_keys = mentions.filter(kept), row_keys.filter(kept)
+    group, distinct = encode(row_keys)
     return NameGroups(rows, group, distinct.to_pylist())
 
 

@@ -27,7 +27,7 @@ from graphgate.core.types import (
     from_table,
     to_table,
 )
-from graphgate.embed.base import mean_directions
+from graphgate.embed.base import VectorRows, mean_directions
 from graphgate.index.curation import CurationEdit, EditOutcome, apply_edits, edge_matches
 from graphgate.index.edges import edge_table
 from graphgate.index.name_groups import NameGroups, entity_id, entity_table, group_names
@@ -129,9 +129,12 @@ class EntityResolver:
             return []
         # Each name's context: the unit mean of the passages it occurs in, for a batch of
         # short names and their long forms at a time (a context depends only on its name).
-        chunk_ids = sorted(chunk_vectors)
-        row = {c: i for i, c in enumerate(chunk_ids)}
-        matrix = np.vstack([chunk_vectors[c] for c in chunk_ids])
+        if isinstance(chunk_vectors, VectorRows):  # the stage's: rows gathered, no copy
+            row, matrix = chunk_vectors.row, chunk_vectors.matrix
+        else:
+            chunk_ids = sorted(chunk_vectors)
+            row = {c: i for i, c in enumerate(chunk_ids)}
+            matrix = np.vstack([chunk_vectors[c] for c in chunk_ids])
         index = {key: i for i, key in enumerate(groups.keys)}
         chunk_lists = groups.chunk_lists()
         shorts = sorted(candidates)

@@ -30,7 +30,7 @@ from graphgate.core.types import (
     vectors_from_table,
     vectors_table,
 )
-from graphgate.embed.base import Matrix, l2_normalise_in_place, mean_directions
+from graphgate.embed.base import Matrix, VectorRows, l2_normalise_in_place, mean_directions
 from graphgate.index.cache import (
     CachedEmbedder,
     CachedReports,
@@ -91,7 +91,7 @@ def resolve_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOut
     result = resolver.resolve(
         TableRows(tables["mentions"], Mention),
         relations,
-        dict(zip(ids, matrix, strict=True)),
+        VectorRows(ids, matrix),
         with_relationships=False,
         edits=ctx.curation,
     )
