@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
+from pathlib import Path
 
 import pyarrow as pa
 import pytest
 
+from graphgate.core.runs import RunRegistry
 from graphgate.core.text import normalise_name
 from graphgate.core.types import Entity, Mention, RawRelation, Relationship, from_table, to_table
+from graphgate.index.columnar import encode
 from graphgate.index.edges import clip, edge_table, relationship_id
 from graphgate.index.name_groups import entity_id, entity_table, group_names
 
@@ -146,7 +149,7 @@ def _reference_edges(
 
 
 @pytest.mark.parametrize("seed", range(60))
-def test_columns_equal_the_record_per_group_aggregation(seed: int) -> None:
+def test_columns_equal_the_record_per_group_aggregation(seed: int, tmp_path: Path) -> None:
     mentions, relations, dates = _corpus(seed)
     rng = random.Random(seed + 1000)
     groups = group_names(to_table(mentions, Mention))
@@ -164,10 +167,35 @@ def test_columns_equal_the_record_per_group_aggregation(seed: int) -> None:
     assert from_table(table, Entity) == _reference_entities(mentions, head, renamed, extra, n)
     key_to_id = {k: entity_id(h) for k, h in head.items()}
     dated = dict(zip(dates["id"].to_pylist(), dates["date"].to_pylist(), strict=True))
-    got = from_table(
-        edge_table(to_table(relations, RawRelation), key_to_id, n, dates), Relationship
-    )
+    raw = to_table(relations, RawRelation)
+    got = from_table(edge_table(raw, key_to_id, n, dates), Relationship)
     assert got == _reference_edges(relations, key_to_id, n, dated)
+    # As the resolve stage reads them: sentences dictionary-encoded, through Parquet.
+    run = RunRegistry(tmp_path).create()
+    run.write_artifact("mentions", to_table(mentions, Mention))
+    run.write_artifact("raw_relations", raw)
+    read_mentions = run.read_artifact("mentions", dictionary=("sentence",))
+    read_raw = run.read_artifact("raw_relations", dictionary=("sentence",))
+    assert pa.types.is_dictionary(read_raw.schema.field("sentence").type)
+    assert entity_table(group_names(read_mentions), head, renamed, extra, n)[0].equals(table)
+    assert edge_table(read_raw, key_to_id, n, dates).equals(edge_table(raw, key_to_id, n, dates))
+
+
+def test_a_dictionary_column_encodes_as_its_plain_values_do() -> None:
+    """A Parquet dictionary may repeat a value, hold values no row uses, and differ between
+    chunks: the codes and values are those of the plain column."""
+    rng = random.Random(7)
+    for _ in range(50):
+        chunks = []
+        for _ in range(rng.randint(1, 3)):
+            dictionary = [rng.choice("abcdé") for _ in range(rng.randint(1, 6))]
+            indices = [rng.randrange(len(dictionary)) for _ in range(rng.randint(0, 12))]
+            chunks.append(pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32()), dictionary))
+        column = pa.chunked_array(chunks)
+        plain = column.cast(pa.string())
+        codes, values = encode(column)
+        want_codes, want_values = encode(plain)
+        assert codes.tolist() == want_codes.tolist() and values.equals(want_values)
 
 
 def test_the_corpora_above_reach_the_cases_that_matter() -> None:

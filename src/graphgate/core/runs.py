@@ -165,14 +165,22 @@ class Run:
         cls = ARTIFACTS.get(name)
         return SCHEMAS[cls].empty_table() if cls else pa.table({"id": pa.array([], pa.string())})
 
-    def read_artifact(self, name: str, columns: Sequence[str] | None = None) -> pa.Table:
-        """The artifact's table (only ``columns``, in that order, when given)."""
+    def read_artifact(
+        self, name: str, columns: Sequence[str] | None = None, dictionary: Sequence[str] = ()
+    ) -> pa.Table:
+        """The artifact's table (only ``columns``, in that order, when given); the columns
+        named in ``dictionary`` that it has come dictionary-encoded (a sentence repeated by
+        each mention in it is held once)."""
         path = self.artifact_path(name)
         if not path.exists():
             raise IndexMissingError(
                 f"run {self.run_id} has no artifact {name!r}", "re-run the stage that writes it"
             )
-        return pq.read_table(path, columns=list(columns) if columns is not None else None)
+        return pq.read_table(
+            path,
+            columns=list(columns) if columns is not None else None,
+            read_dictionary=list(dictionary) or None,
+        )
 
     def manifest(self) -> RunManifest:
         """The manifest, validated (a run folder without one reads as interrupted)."""
@@ -327,19 +335,26 @@ class ArtifactTables(Mapping[str, pa.Table]):
     decides how long a table lives. A required artifact missing fails at once, as an eager
     read would."""
 
-    def __init__(self, run: Run, required: Sequence[str], optional: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        run: Run,
+        required: Sequence[str],
+        optional: Sequence[str] = (),
+        dictionary: Sequence[str] = (),
+    ) -> None:
         for name in required:
             if not run.has_artifact(name):
                 run.read_artifact(name)  # raises, naming the artifact and the fix
         self._run = run
         self._names = (*required, *optional)
         self._required = frozenset(required)
+        self._dictionary = tuple(dictionary)
 
     def __getitem__(self, name: str) -> pa.Table:
         if name not in self._names:
             raise KeyError(name)
         if name in self._required:
-            return self._run.read_artifact(name)
+            return self._run.read_artifact(name, dictionary=self._dictionary)
         return self._run.read_or_empty(name)
 
     def __iter__(self) -> Iterator[str]:

@@ -23,8 +23,24 @@ def encode(column: pa.Array | pa.ChunkedArray) -> tuple[Codes, pa.Array]:
     array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     if array.null_count:
         raise ValueError("encode: the column holds nulls")
+    if pa.types.is_dictionary(array.type):
+        return _renumbered(array)
     encoded = pc.dictionary_encode(array)
     return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), encoded.dictionary
+
+
+def _renumbered(array: pa.DictionaryArray) -> tuple[Codes, pa.Array]:
+    """:func:`encode` of a column read dictionary-encoded (``Run.read_artifact``): the same
+    codes and values as of the plain column. A Parquet dictionary may hold a value twice and
+    values no row uses, in its own order; its values are encoded first, then renumbered by
+    each code's first row."""
+    value_codes, values = encode(array.dictionary)
+    codes = value_codes[array.indices.to_numpy(zero_copy_only=False).astype(np.int64)]
+    used, first = np.unique(codes, return_index=True)
+    in_order = used[np.argsort(first, kind="stable")]
+    renumber = np.empty(len(values), dtype=np.int64)
+    renumber[in_order] = np.arange(len(in_order), dtype=np.int64)
+    return renumber[codes], values.take(pa.array(in_order, pa.int64()))
 
 
 def first_rows(groups: Codes, n_groups: int) -> Codes:

@@ -102,6 +102,9 @@ class Stage:
     # Runs with the cycle collector paused (``runs.pause_gc``): seconds of record building.
     # Not a stage that may wait on a remote model for hours (failed calls leave cycles).
     pause_gc: bool = True
+    # Columns of its required inputs read dictionary-encoded (Run.read_artifact): long texts
+    # repeated row after row, which the stage encodes (index/columnar.py) or reads as values.
+    dictionary_columns: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -159,9 +162,14 @@ class Pipeline:
                 ctx.before_stage(stage.name)
             inputs: Mapping[str, pa.Table]
             if stage.reads_as_needed:
-                inputs = ArtifactTables(ctx.run, stage.inputs, stage.optional_inputs)
+                inputs = ArtifactTables(
+                    ctx.run, stage.inputs, stage.optional_inputs, stage.dictionary_columns
+                )
             else:
-                inputs = {name: ctx.run.read_artifact(name) for name in stage.inputs}
+                inputs = {
+                    name: ctx.run.read_artifact(name, dictionary=stage.dictionary_columns)
+                    for name in stage.inputs
+                }
                 inputs |= {name: ctx.run.read_or_empty(name) for name in stage.optional_inputs}
             with (
                 trace.step(f"index.{stage.name}", stage=stage.name) as step,

@@ -367,6 +367,7 @@ _RESOLVE = Stage(
     ("mentions", "raw_relations", "chunk_vectors", "chunks"),
     ("entities", "relationships"),
     resolve_stage,
+    dictionary_columns=("sentence",),
 )
 _EMBED_CHUNKS = Stage(
     "embed_chunks",
