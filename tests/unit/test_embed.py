@@ -13,6 +13,7 @@ from graphgate.core.config import EmbedSettings, Settings
 from graphgate.core.errors import ConfigError, EmbeddingMismatchError
 from graphgate.core.runs import RunRegistry
 from graphgate.embed import build_embedder
+from graphgate.embed.base import HoldsMemory
 from graphgate.embed.onnx_minilm import OnnxMiniLMEmbedder
 from graphgate.embed.openai_compat import OpenAICompatibleEmbedder
 from graphgate.index.pipeline import IndexContext
@@ -42,6 +43,24 @@ def test_minilm_order_and_batching_do_not_change_vectors(minilm: OnnxMiniLMEmbed
     together = minilm.embed(texts)
     alone = np.vstack([minilm.embed([t]) for t in texts])
     assert np.allclose(together, alone, atol=1e-4)
+
+
+def test_minilm_hands_back_its_arena_and_embeds_the_same_after() -> None:
+    """``release_memory`` (called by the pipeline after each stage) shrinks ONNX Runtime's
+    arena; before the first call it has nothing to hand back, and afterwards the vectors are
+    the same bits."""
+    embedder = OnnxMiniLMEmbedder(EmbedSettings())
+    assert isinstance(embedder, HoldsMemory)
+    embedder.release_memory()  # no session yet: nothing to do
+    texts = [
+        f"Passage {i} about ghosts, clerks and Christmas in London." * (i % 5 + 1)
+        for i in range(40)
+    ]
+    before = embedder.embed(texts)
+    embedder.release_memory()
+    assert np.array_equal(embedder.embed(texts), before)
+    embedder.release_memory()
+    assert np.array_equal(embedder.embed(texts[:3]), before[:3])
 
 
 def test_build_embedder_picks_the_provider() -> None:

@@ -128,6 +128,38 @@ def test_no_output_of_a_stage_is_alive_while_the_next_one_runs(tmp_path: Path) -
     assert held[0] - before < 1_000_000
 
 
+class _Releasing:
+    """An embedder that records when it is asked to hand back its memory."""
+
+    model, dimension = "releasing", 2
+
+    def __init__(self, log: list[str]) -> None:
+        self.log = log
+
+    def embed(self, texts: Any, max_tokens: int | None = None) -> Any:
+        raise AssertionError("not called")
+
+    def release_memory(self) -> None:
+        self.log.append("released")
+
+
+def test_an_embedder_that_holds_memory_hands_it_back_after_each_stage(tmp_path: Path) -> None:
+    log: list[str] = []
+
+    def stage(name: str) -> Any:
+        def run(ctx: IndexContext, tables: Any) -> StageOutput:
+            log.append(name)
+            return StageOutput({})
+
+        return run
+
+    pipeline = Pipeline("probe", (Stage("a", (), (), stage("a")), Stage("b", (), (), stage("b"))))
+    run = RunRegistry(tmp_path).create()
+    ctx = IndexContext(Settings(), tmp_path, run, _Releasing(log), None)  # type: ignore[arg-type]
+    pipeline.run(ctx)
+    assert log == ["a", "released", "b", "released"]
+
+
 def test_artifact_tables_name_a_missing_input_at_once(tmp_path: Path) -> None:
     run = RunRegistry(tmp_path).create()
     run.write_artifact("chunks", _table(3))

@@ -422,6 +422,8 @@ def vector_matrix(table: pa.Table) -> Any:
     """A vectors table's ``vector`` column as a float32 matrix, a row per vector."""
     import numpy as np
 
-    column = table.column("vector").combine_chunks()
+    vectors = table.column("vector")
+    # One chunk (an artifact read back) is used as it is: combining copies even one.
+    column = vectors.chunk(0) if vectors.num_chunks == 1 else vectors.combine_chunks()
     values = column.flatten().to_numpy(zero_copy_only=False).astype(np.float32)
     return values.reshape(table.num_rows, column.type.list_size)

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 Matrix = npt.NDArray[np.float32]
+
+
+@runtime_checkable
+class HoldsMemory(Protocol):
+    """An embedder that keeps memory between calls and can hand it back (the ONNX one)."""
+
+    def release_memory(self) -> None: ...
 
 
 class Embedder(Protocol):

@@ -78,6 +78,24 @@ class OnnxMiniLMEmbedder:
             out[idx] = self._embed_batch([texts[i] for i in idx], limit)
         return out
 
+    def release_memory(self) -> None:
+        """Hand back what ONNX Runtime's arena keeps between calls: the memory of the largest
+        batch so far, held for the session's life (a stage after embedding started that much
+        higher). A one-token run asks the arena to shrink; it grows again on the next call."""
+        session = self._session
+        if session is None:
+            return
+        import onnxruntime as ort
+
+        options = ort.RunOptions()
+        options.add_run_config_entry("memory.enable_memory_arena_shrinkage", "cpu:0")
+        with self._tokenizing:
+            self._tokenizer.no_truncation()
+            self._tokenizer.no_padding()
+            ids = np.array([self._tokenizer.encode("").ids], dtype=np.int64)
+        feed = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
+        session.run(None, feed | {"token_type_ids": np.zeros_like(ids)}, run_options=options)
+
     def _embed_batch(self, texts: list[str], limit: int) -> Matrix:
         with self._tokenizing:  # its truncation is its state, set per call
             self._tokenizer.enable_truncation(limit)

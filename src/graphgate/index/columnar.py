@@ -44,7 +44,7 @@ def _renumbered(array: pa.DictionaryArray) -> tuple[Codes, pa.Array]:
 
 
 def first_rows(groups: Codes, n_groups: int) -> Codes:
-    """The first row of each group, for codes numbered in order of first appearance."""
+    """The first row of each group (codes 0..n_groups-1, each with a row)."""
     found, first = np.unique(groups, return_index=True)
     if len(found) != n_groups:
         raise ValueError("first_rows: a group has no row")

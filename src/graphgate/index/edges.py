@@ -117,28 +117,40 @@ def aggregate_edges(rows: EdgeRows, n_sentences: int, chunks: pa.Table | None = 
         return schema.empty_table()
     groups, keys = encode(rows.table["key"])
     n = len(keys)
+    ids = pa.array((edge_id(k) for k in keys.to_pylist()), pa.string(), size=n)
+    del keys
+    # Edges numbered in id order, so that every column is made sorted (sorting the finished
+    # table copied all of it).
+    order = pc.sort_indices(ids).to_numpy().astype(np.int64)
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n, dtype=np.int64)
+    groups = rank[groups]
+    ids = ids.take(pa.array(order))
+    del order, rank
     head = rows.table.select(["source_id", "target_id", "predicate", "kind", *_KEY_COLUMNS[3:]])
     head = head.take(pa.array(first_rows(groups, n), pa.int64()))
     sentence_codes, sentences = rows.codes("sentence")
     said = grouped_lists(groups, sentence_codes, clipped(sentences), n, "first", n_sentences)
+    del sentence_codes, sentences
+    description = pc.binary_join(said, " ")
+    del said
     chunk_codes, chunk_ids = encode(rows.table["chunk_id"])
     doc_codes, doc_ids = rows.codes("doc_id")
     columns = {
-        "id": pa.array((edge_id(k) for k in keys.to_pylist()), pa.string(), size=n),
+        "id": ids,
         "source_id": head["source_id"],
         "target_id": head["target_id"],
         "predicate": head["predicate"],
         "kind": head["kind"],
         "weight": pa.array(np.bincount(groups, minlength=n).astype(np.float64)),
-        "description": pc.binary_join(said, " "),
+        "description": description,
         "chunk_ids": grouped_lists(groups, chunk_codes, chunk_ids, n),
         "doc_ids": grouped_lists(groups, doc_codes, doc_ids, n),
         "valid_from": head["valid_from"],
         "valid_to": head["valid_to"],
         "observed_at": _latest_dates(groups, n, chunk_codes, chunk_ids, chunks),
     }
-    table = pa.table(columns).cast(schema)
-    return table.take(pc.sort_indices(table["id"]))
+    return pa.table(columns).cast(schema)
 
 
 def edge_table(

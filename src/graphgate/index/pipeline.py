@@ -16,7 +16,7 @@ from graphgate.core.memory import peak_rss_mb, release_memory, use_arrow_allocat
 from graphgate.core.runs import COMPLETE, FAILED, ArtifactTables, Run, finished_now
 from graphgate.core.telemetry import Steps, Telemetry
 from graphgate.core.types import Document
-from graphgate.embed.base import Embedder
+from graphgate.embed.base import Embedder, HoldsMemory
 from graphgate.index.cache import ContentCache
 from graphgate.index.curation import CurationEdit
 from graphgate.index.executor_base import Executor
@@ -186,6 +186,8 @@ class Pipeline:
             if stage.check is not None:
                 stage.check(ctx, output)
             del inputs, output
+            if isinstance(ctx.embedder, HoldsMemory):
+                ctx.embedder.release_memory()
             release_memory()
         return reports
 
