@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_WS := .graphgate-demo
 
-.PHONY: install demo test lint typecheck pytest bench clean
+.PHONY: install demo test test-memory lint typecheck pytest bench clean
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,10 @@ pytest: $(STAMP)
 	$(BIN)/pytest -q
 
 test: lint typecheck pytest
+
+# Indexing memory against its bound (1,500 and 6,000 passages of ../shared): six minutes.
+test-memory: $(STAMP)
+	GRAPHGATE_MEMORY_BOUND=1 $(BIN)/pytest -q -s tests/integration/test_memory_bound.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/index_query.py

@@ -86,6 +86,46 @@ def test_upsert_merges_into_a_non_empty_store(chain_store: Path) -> None:
     store.close()
 
 
+def test_a_store_closed_and_reopened_after_each_bulk_load_holds_the_same_graph(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a large COPY the writer closes the database and opens it again (LadybugDB gives
+    a bulk load's memory back only on close); with every load counted large, the graph is
+    the one written in one session, and the tables still known empty are still loaded by
+    COPY (an empty table's first load), not merged row by row."""
+    from graphgate.store import ladybug_store
+
+    def write(folder: Path) -> tuple[dict[str, int], list[tuple[str, str]]]:
+        store = LadybugGraphStore(folder)
+        store.upsert_nodes("Entity", _entities(["a", "b", "c", "d", "e"]))
+        store.upsert_edges("RELATED", _edges([("a", "b"), ("b", "c"), ("c", "d")]))
+        counts = store.counts()
+        rows = store._execute(
+            "MATCH (x:Entity)-[r:RELATED]->(y:Entity) RETURN x.id AS a, y.id AS b ORDER BY a"
+        )
+        store.close()
+        return counts, list(zip(rows["a"].to_pylist(), rows["b"].to_pylist(), strict=True))
+
+    once = write(tmp_path / "once")
+    copies: list[str] = []
+    reopened: list[str] = []
+    copy, reopen = LadybugGraphStore._copy, LadybugGraphStore._reopen
+
+    def recording_copy(self: LadybugGraphStore, label: str, table: pa.Table) -> None:
+        copies.append(label)
+        copy(self, label, table)
+
+    def recording_reopen(self: LadybugGraphStore) -> None:
+        reopened.append(self.folder.name)
+        reopen(self)
+
+    monkeypatch.setattr(ladybug_store, "_REOPEN_AFTER_BYTES", 0)
+    monkeypatch.setattr(LadybugGraphStore, "_copy", recording_copy)
+    monkeypatch.setattr(LadybugGraphStore, "_reopen", recording_reopen)
+    assert write(tmp_path / "reopened") == once
+    assert copies == ["Entity", "RELATED"] and len(reopened) == 2
+
+
 def test_cypher_is_read_only_and_parameterised(chain_store: Path) -> None:
     store = LadybugGraphStore(chain_store, read_only=True)
     table = store.cypher("MATCH (e:Entity) WHERE e.id = $id RETURN e.name AS name", {"id": "c"})

@@ -357,6 +357,10 @@ class ArtifactTables(Mapping[str, pa.Table]):
             return self._run.read_artifact(name, dictionary=self._dictionary)
         return self._run.read_or_empty(name)
 
+    def __contains__(self, name: object) -> bool:
+        """Whether it is one of the names (without reading it, as Mapping's would)."""
+        return name in self._names
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._names)
 

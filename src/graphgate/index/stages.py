@@ -381,6 +381,7 @@ _EMBED_ENTITIES = Stage(
     ("entities", "chunk_vectors"),
     ("entity_vectors", "entity_name_vectors"),
     embed_entities_stage,
+    reads_as_needed=True,  # each read once: the tables go as their columns are taken
 )
 _SYNONYMS = Stage(
     "synonyms", ("entities", "entity_name_vectors"), ("entity_synonyms",), synonyms_stage

@@ -136,27 +136,38 @@ def build_search_indexes(
 ) -> None:
     """Vector and keyword indexes beside the graph; also used to rebuild them when missing.
     A keyword index of :data:`KEYWORD_AHEAD` that ``built_ahead`` reports built is kept."""
-    ids, matrix = vectors_from_table(tables["chunk_vectors"])
-    build_vector_index(ids, matrix, folder / "vectors" / "chunk", exact_below)
+    _vector_index(tables, "chunk_vectors", folder / "vectors" / "chunk", exact_below)
     if not built_ahead("chunk"):
         build_keyword_index(folder, "chunk", tables, context_fields)
-    if "entity_vectors" in tables and tables["entity_vectors"].num_rows:
-        ids, matrix = vectors_from_table(tables["entity_vectors"])
-        build_vector_index(ids, matrix, folder / "vectors" / "entity", exact_below)
-    if "entity_name_vectors" in tables and tables["entity_name_vectors"].num_rows:
-        ids, matrix = vectors_from_table(tables["entity_name_vectors"])
-        build_vector_index(ids, matrix, folder / "vectors" / "entity_name", exact_below)
+    _vector_index(tables, "entity_vectors", folder / "vectors" / "entity", exact_below)
+    _vector_index(tables, "entity_name_vectors", folder / "vectors" / "entity_name", exact_below)
     if not built_ahead("entity"):
         build_keyword_index(folder, "entity", tables, context_fields)
-    if "community_vectors" in tables and tables["community_vectors"].num_rows:
-        ids, matrix = vectors_from_table(tables["community_vectors"])
-        build_vector_index(ids, matrix, folder / "vectors" / "community", exact_below)
+    if _vector_index(tables, "community_vectors", folder / "vectors" / "community", exact_below):
         reports = tables["community_reports"]
         build_text_index(
             reports["community_id"].to_pylist(),
             report_search_texts(reports),
             folder / "text" / "community",
         )
+
+
+def _vector_index(
+    tables: Mapping[str, pa.Table], name: str, folder: Path, exact_below: int
+) -> bool:
+    """The vector index of artifact ``name`` when the run has rows of it (False: none). In a
+    function of its own: its matrix and index are gone before the next index is built."""
+    if name not in tables:
+        return False
+    table = tables[name]
+    if not table.num_rows and name != "chunk_vectors":
+        return False
+    ids, matrix = vectors_from_table(table)
+    del table
+    build_vector_index(ids, matrix, folder, exact_below)
+    del ids, matrix
+    release_memory()
+    return True
 
 
 def build_keyword_index(

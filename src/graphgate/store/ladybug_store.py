@@ -13,6 +13,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from graphgate.core.errors import GraphgateError, QueryTimeoutError
+from graphgate.core.memory import release_memory
 from graphgate.core.types import GRAPH_TABLES, NODE_LABELS, REL_TYPES
 from graphgate.store.base import CypherRows, Hit, SearchKind, TextIndex, VectorIndex
 
@@ -20,6 +21,9 @@ from graphgate.store.base import CypherRows, Hit, SearchKind, TextIndex, VectorI
 SCHEMA = [t.ddl() for t in GRAPH_TABLES]
 _ENDS = {t.label: t.ends for t in GRAPH_TABLES if t.ends is not None}
 _UPSERT_BATCH = 2000
+# A bulk load this large (Arrow bytes) is followed by a close and a reopen (_reopen); a small
+# one is not worth a checkpoint.
+_REOPEN_AFTER_BYTES = 4 << 20
 
 
 class LadybugGraphStore:
@@ -118,6 +122,17 @@ class LadybugGraphStore:
         # table is read in place, passed as a parameter: no temporary file is written.
         self.connection().execute(f"COPY {label} FROM $rows", {"rows": table})
         self._empty.discard(label)
+        if table.nbytes >= _REOPEN_AFTER_BYTES and not self.read_only:
+            self._reopen()
+
+    def _reopen(self) -> None:
+        """LadybugDB holds several times the bytes of a bulk load until the database closes:
+        after a large one it is closed (checkpointed) and opened again on the next call, so
+        the loads of a graph's tables do not stack up (``benchmarks/scale.py``'s writer)."""
+        empty = set(self._empty)
+        self.close()
+        release_memory()
+        self._empty = empty
 
     def upsert_nodes(self, label: str, table: pa.Table) -> None:
         if label not in NODE_LABELS:

@@ -1,0 +1,98 @@
+"""Indexing memory grows by at most 25 MB per 1,000 passages (issue 33's bound).
+
+Real paragraphs of three corpora in ../shared (HotpotQA, RAMDocs, TimeQA: about 9,800 distinct
+ones), shuffled with a fixed seed; 1,500 and 6,000 of them indexed, each in a fresh process
+(peak RSS is per process), with the default settings. The bound is on the indexing process's
+peak (the ``VmHWM`` of the process, its own pages only); the processes it starts are measured
+by ``benchmarks/scale.py``.
+
+It takes about six minutes on two cores, more than this suite's budget allows on every run:
+it runs when ``GRAPHGATE_MEMORY_BOUND=1`` (``make test-memory``), and ``benchmarks/scale.py``
+reports the same slope with the table it comes from.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from graphgate.datasets.hotpotqa import convert_hotpotqa
+from graphgate.datasets.ramdocs import convert_ramdocs
+from graphgate.datasets.timeqa import convert_timeqa
+from tests.conftest import shared_path
+
+pytestmark = [
+    pytest.mark.shared,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        os.environ.get("GRAPHGATE_MEMORY_BOUND") != "1",
+        reason="six minutes of indexing: set GRAPHGATE_MEMORY_BOUND=1 (make test-memory)",
+    ),
+]
+
+BOUND_MB_PER_1000 = 25.0
+SIZES = (1_500, 6_000)
+
+# Run as a script of its own (spawned parser workers import __main__: the guard is needed).
+_INDEX = """
+import json, sys
+from graphgate import Workspace
+from graphgate.core.memory import own_peak_rss_mb
+
+if __name__ == "__main__":
+    with Workspace(sys.argv[2]) as ws:
+        report = ws.index(sys.argv[1])
+    print(json.dumps({"peak": own_peak_rss_mb(), "chunks": report.counts.get("Chunk", 0)}))
+"""
+
+
+def _paragraphs(out: Path) -> list[dict[str, str]]:
+    converted = [
+        convert_hotpotqa(shared_path("multihop", "hotpotqa"), out / "hq"),
+        convert_ramdocs(shared_path("contradiction", "ramdocs"), out / "ram"),
+        convert_timeqa(shared_path("temporal", "timeqa"), out / "tqa"),
+    ]
+    pool: list[dict[str, str]] = []
+    for dataset in converted:
+        for line in dataset.corpus.read_text(encoding="utf-8").splitlines():
+            doc = json.loads(line)
+            for para in doc["text"].split("\n"):
+                if len(para.split()) > 20:
+                    pool.append({"title": doc.get("title") or doc["id"], "text": para.strip()})
+    random.Random(0).shuffle(pool)
+    return pool
+
+
+def _peak_mb(paragraphs: list[dict[str, str]], size: int, folder: Path) -> float:
+    corpus = folder / f"corpus-{size}.jsonl"
+    with corpus.open("w", encoding="utf-8") as out:
+        for i, para in enumerate(paragraphs[:size]):
+            out.write(json.dumps({"id": f"p{i}", **para}) + "\n")
+    script = folder / "index_once.py"
+    script.write_text(_INDEX, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script), str(corpus), str(folder / f"ws-{size}")],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=True,
+    )
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    # Every passage indexed (a few repeat across the corpora: one document each).
+    assert result["chunks"] >= 0.99 * size
+    return float(result["peak"])
+
+
+def test_indexing_memory_grows_within_the_bound(tmp_path: Path) -> None:
+    paragraphs = _paragraphs(tmp_path)
+    assert len(paragraphs) >= max(SIZES)
+    small, large = (_peak_mb(paragraphs, size, tmp_path) for size in SIZES)
+    slope = (large - small) / ((SIZES[1] - SIZES[0]) / 1000)
+    print(f"peak {small:.0f} MB at {SIZES[0]}, {large:.0f} MB at {SIZES[1]}: {slope:.1f} MB/1000")
+    assert slope <= BOUND_MB_PER_1000, f"{slope:.1f} MB per 1,000 passages"
