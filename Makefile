@@ -46,7 +46,7 @@ test: lint typecheck pytest
 
 # Indexing memory against its bound (1,500 and 6,000 passages of ../shared): six minutes.
 test-memory: $(STAMP)
-	GRAPHGATE_MEMORY_BOUND=1 $(BIN)/pytest -q -s tests/integration/test_memory_bound.py
+	MEMORY_BOUND_TEST=1 $(BIN)/pytest -q -s tests/integration/test_memory_bound.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/index_query.py
