@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import pytest
 
@@ -34,20 +34,10 @@ from graphgate.index.summarize import (
     MemberRelations,
     relation_sentence,
 )
+from tests.unit.test_summarize import _Recorded
 
 SEP = "\x1e"
 WORDS = ["Ada", "Zoë", "Bo", "Café", "met", "left", "Mr.", "J.", "London", "ÉTÉ"]
-
-
-class _Known:
-    def __init__(self) -> None:
-        self.stored: dict[str, CommunityReport] = {}
-
-    def get_many(self, keys: Sequence[str]) -> dict[str, CommunityReport]:
-        return {k: self.stored[k] for k in keys if k in self.stored}
-
-    def put_many(self, reports: Mapping[str, CommunityReport]) -> None:
-        self.stored.update(reports)
 
 
 def _reference(
@@ -213,7 +203,7 @@ def test_reports_from_columns_equal_the_record_reference(seed: int) -> None:
         report_sentences=rng.choice([0, 2, 5]),
     )
     expected, expected_keys = _reference(settings, *graph)
-    known = _Known()
+    known = _Recorded()
     got = CommunitySummarizer(settings, known).summarize(*graph)
     assert got == expected
     assert list(known.stored) == list(dict.fromkeys(expected_keys))
