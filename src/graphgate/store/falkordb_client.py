@@ -79,9 +79,11 @@ class FalkorDBServer:
         from redis.exceptions import TimeoutError as RedisTimeoutError
 
         timeout = self.settings.copy_timeout_s
-        client = self._connect(timeout)
         token = uuid.uuid4().hex
+        client: Any = None
         try:
+            # Connecting asks the server for INFO, under the same timeout as the copy.
+            client = self._connect(timeout)
             deadline = time.monotonic() + timeout
             while not client.connection.set(
                 _COPY_LOCK, token, nx=True, px=max(1, int(timeout * 1000))
@@ -108,7 +110,8 @@ class FalkorDBServer:
                 "raise store.copy_timeout_s, or check the server; the served graph is untouched",
             ) from None
         finally:
-            client.connection.close()
+            if client is not None:
+                client.connection.close()
 
     def call(self, what: str, fn: Callable[[Any], T]) -> T:
         """``fn(client)``, retried with backoff while the server cannot be reached."""
