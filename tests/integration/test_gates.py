@@ -64,6 +64,30 @@ def test_healthy_run_passes_and_is_stored(
     assert ie["strict_recall"] > 0 and ie["relaxed_recall"] >= ie["strict_recall"]
 
 
+def test_gates_over_rows_streamed_from_the_files_equal_gates_over_records(
+    healthy: tuple[Workspace, GateContext, GatesReport],
+) -> None:
+    """The context streams the large artifacts on each pass (ArtifactRows): every gate's
+    metrics and details are what they are over the same rows held as lists of records."""
+    ws, ctx, _ = healthy
+    run = ws.runs.current()
+    held = dataclasses.replace(
+        ctx,
+        documents=list(ctx.documents),
+        chunks=list(ctx.chunks),
+        entities=list(ctx.entities),
+        relationships=list(ctx.relationships),
+        reports=list(ctx.reports),
+    )
+    assert not isinstance(ctx.relationships, list) and len(held.relationships) > 10
+    assert [r.id for r in held.relationships] == run.read_artifact("relationships")[
+        "id"
+    ].to_pylist()
+    streamed = evaluate_gates(ctx, ws.settings.gates).as_dict()
+    assert streamed == evaluate_gates(held, ws.settings.gates).as_dict()
+    assert evaluate_gates(ctx, ws.settings.gates).as_dict() == streamed  # passes again
+
+
 def test_chunker_that_drops_paragraph_breaks_fails_chunk_qa(healthy: Any) -> None:
     ws, ctx, baseline = healthy
     broken = [dataclasses.replace(c, text=" ".join(c.text.split())) for c in ctx.chunks]
@@ -84,7 +108,8 @@ def test_extractor_that_loses_a_relation_class_moves_ie_qa(healthy: Any) -> None
 def _unmerged(ctx: GateContext) -> GateContext:
     """What a resolver that never merges leaves: spelling variants as separate entities."""
     extra = [
-        dataclasses.replace(e, name=e.name.upper(), id=e.id + "-upper") for e in ctx.entities[:4]
+        dataclasses.replace(e, name=e.name.upper(), id=e.id + "-upper")
+        for e in list(ctx.entities)[:4]
     ]
     return dataclasses.replace(ctx, entities=[*ctx.entities, *extra])
 
@@ -102,7 +127,7 @@ def test_over_merging_resolver_shows_a_hub_and_is_named(healthy: Any) -> None:
     # Against a baseline that still had duplicates, merging every person into one entity
     # lowers the duplicate rate and creates a hub: the report must call that over-merging.
     baseline = evaluate_gates(_unmerged(ctx), ws.settings.gates)
-    hub = ctx.entities[0].id
+    hub = next(iter(ctx.entities)).id
     people = {e.id for e in ctx.entities if e.type == "PERSON"}
     merged_rels = [
         dataclasses.replace(
@@ -147,12 +172,11 @@ def test_a_resolution_change_moves_ari_against_the_baseline(healthy: Any) -> Non
 
 def test_an_invented_sentence_in_a_summary_fails_summary_eval(healthy: Any) -> None:
     ws, ctx, baseline = healthy
-    assert ctx.reports
-    first = ctx.reports[0]
+    first, *rest = ctx.reports
     invented = CommunityReport(
         **{**first.__dict__, "summary": first.summary + " The moon is made of green cheese."}
     )
-    report = _judge(ws, dataclasses.replace(ctx, reports=[invented, *ctx.reports[1:]]), baseline)
+    report = _judge(ws, dataclasses.replace(ctx, reports=[invented, *rest]), baseline)
     summary = _gate(report, "summary")
     assert (
         summary.metrics["hallucinated_claims"] == 1
@@ -164,13 +188,13 @@ def test_the_summary_gate_judges_the_stored_claims(healthy: Any) -> None:
     """A claim stored with the report is judged as stored, even where the summary text does
     not show it."""
     ws, ctx, baseline = healthy
-    first = ctx.reports[0]
+    first, *rest = ctx.reports
     claims = [
         *json.loads(first.claims_json),
         {"text": "Bob Cratchit owns the moon.", "kind": "edge", "ref": "r-1", "chunk_id": None},
     ]
     stored = CommunityReport(**{**first.__dict__, "claims_json": json.dumps(claims)})
-    report = _judge(ws, dataclasses.replace(ctx, reports=[stored, *ctx.reports[1:]]), baseline)
+    report = _judge(ws, dataclasses.replace(ctx, reports=[stored, *rest]), baseline)
     summary = _gate(report, "summary")
     assert summary.metrics["hallucinated_claims"] == 1
     assert summary.details["hallucinated"][0]["claim"] == "Bob Cratchit owns the moon."

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from graphgate.core.errors import GraphgateError, IndexMissingError
 from graphgate.core.manifest import MANIFEST_FIELDS, RunManifest
-from graphgate.core.types import ARTIFACTS, SCHEMAS
+from graphgate.core.types import ARTIFACTS, SCHEMAS, from_table
 
 # Every file name of a workspace and of a run folder, in one place (the run layout).
 MANIFEST = "manifest.json"
@@ -366,3 +366,28 @@ class ArtifactTables(Mapping[str, pa.Table]):
 
     def __len__(self) -> int:
         return len(self._names)
+
+
+R = TypeVar("R")
+
+
+class ArtifactRows(Generic[R]):
+    """An artifact's rows as records, streamed from its Parquet file a batch at a time on
+    every pass (none when the run has no such artifact): a reader that passes over a large
+    artifact a few times holds neither its table nor a record per row between passes."""
+
+    def __init__(self, run: Run, name: str, cls: type[R], batch_rows: int = 8192) -> None:
+        self._path = run.artifact_path(name)
+        self._cls = cls
+        self._batch_rows = batch_rows
+        self._rows = run.artifact_rows(name) if self._path.exists() else 0
+
+    def __len__(self) -> int:
+        return self._rows
+
+    def __iter__(self) -> Iterator[R]:
+        if not self._rows:
+            return
+        with pq.ParquetFile(self._path, buffer_size=1 << 20) as file:
+            for batch in file.iter_batches(batch_size=self._batch_rows):
+                yield from from_table(pa.Table.from_batches([batch]), self._cls)

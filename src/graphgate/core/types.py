@@ -7,7 +7,16 @@ import itertools
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar, get_args, get_origin, get_type_hints
+from typing import (
+    Any,
+    Generic,
+    Literal,
+    Protocol,
+    TypeVar,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 import pyarrow as pa
 
@@ -379,6 +388,18 @@ def from_table(table: pa.Table, cls: type[R]) -> list[R]:
     if names == [f.name for f in dataclasses.fields(cls)]:  # type: ignore[arg-type]
         return [cls(*values) for values in zip(*columns, strict=True)]
     return [cls(**dict(zip(names, values, strict=True))) for values in zip(*columns, strict=True)]
+
+
+R_co = TypeVar("R_co", covariant=True)
+
+
+class Rows(Protocol[R_co]):
+    """Records that can be counted and iterated more than once: a list, or
+    :class:`TableRows` (which makes them a batch at a time)."""
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[R_co]: ...
 
 
 class TableRows(Generic[R]):

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from graphgate.core.config import CommunitySettings, GateSettings
 from graphgate.core.errors import InputError
-from graphgate.core.runs import Run, replace_text
+from graphgate.core.runs import ArtifactRows, Run, replace_text
 from graphgate.core.types import (
     Chunk,
     Community,
@@ -24,6 +24,7 @@ from graphgate.core.types import (
     Document,
     Entity,
     Relationship,
+    Rows,
     from_table,
     vectors_from_table,
 )
@@ -37,12 +38,15 @@ Triple = tuple[str, str, str]
 @dataclass
 class GateContext:
     settings: GateSettings
-    documents: list[Document] = field(default_factory=list)
-    chunks: list[Chunk] = field(default_factory=list)
-    entities: list[Entity] = field(default_factory=list)
-    relationships: list[Relationship] = field(default_factory=list)
+    # The large artifacts are read from their files a batch at a time on each pass
+    # (ArtifactRows): a gate keeps what it needs while it measures, so the gates' peak is
+    # the largest one gate's, not every table and a record per row held for all eight.
+    documents: Rows[Document] = field(default_factory=list)
+    chunks: Rows[Chunk] = field(default_factory=list)
+    entities: Rows[Entity] = field(default_factory=list)
+    relationships: Rows[Relationship] = field(default_factory=list)
     communities: list[Community] = field(default_factory=list)
-    reports: list[CommunityReport] = field(default_factory=list)
+    reports: Rows[CommunityReport] = field(default_factory=list)
     # Across seeds (index/communities.py ``stability``): recorded by runs indexed before the
     # gate measured it, else measured by the gate with the run's own community settings.
     stability: dict[str, Any] | None = None
@@ -190,12 +194,12 @@ def load_context(
     summary_path = run.eval_summary_path
     ctx = GateContext(
         settings=settings,
-        documents=_table(run, "documents", Document),
-        chunks=_table(run, "chunks", Chunk),
-        entities=_table(run, "entities", Entity),
-        relationships=_table(run, "relationships", Relationship),
+        documents=ArtifactRows(run, "documents", Document),
+        chunks=ArtifactRows(run, "chunks", Chunk),
+        entities=ArtifactRows(run, "entities", Entity),
+        relationships=ArtifactRows(run, "relationships", Relationship),
         communities=_table(run, "communities", Community),
-        reports=_table(run, "community_reports", CommunityReport),
+        reports=ArtifactRows(run, "community_reports", CommunityReport),
         conflicts=_table(run, "conflicts", Conflict),
         stability=stability,
         community_settings=_community_settings(recorded),
@@ -214,7 +218,7 @@ def load_context(
     if baseline is not None:
         ctx.baseline = GateContext(
             settings=settings,
-            documents=_table(baseline, "documents", Document),
+            documents=ArtifactRows(baseline, "documents", Document),
             communities=_table(baseline, "communities", Community),
             run_id=baseline.run_id,
             mention_types=_counts(baseline, "mentions", "type"),

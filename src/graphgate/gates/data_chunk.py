@@ -23,8 +23,10 @@ class DataGate:
         missing = sum(
             1 for d in ctx.documents if not (d.id and len(d.sha256) == 64 and d.version >= 1)
         )
-        lineages = [e.doc_ids for e in ctx.entities] + [r.doc_ids for r in ctx.relationships]
-        total = len(lineages)
+        lineages = itertools.chain(
+            (e.doc_ids for e in ctx.entities), (r.doc_ids for r in ctx.relationships)
+        )
+        total = len(ctx.entities) + len(ctx.relationships)
         traced = sum(1 for ids in lineages if ids and all(d in docs for d in ids))
         # The same text under two ids (a folder ingested twice, a copy renamed): its facts count
         # twice and its passages crowd the results.

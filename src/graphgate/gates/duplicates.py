@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,7 +64,7 @@ def _initials(words: Sequence[str], keep_minor: bool) -> str:
 
 
 def likely_duplicates(
-    entities: Sequence[Entity],
+    entities: Iterable[Entity],
     name_vectors: tuple[list[str], npt.NDArray[np.float32]] | None = None,
     min_cosine: float = 0.95,
     neighbours: Mapping[str, set[str]] | None = None,
@@ -170,10 +170,11 @@ def _shared_neighbours(
     for members in by_word.values():
         if len(members) > _MAX_WORD_GROUP:
             continue
+        around = [neighbours[m.id] - {m.id} for m in members]
         for i, x in enumerate(members):
-            around_x = neighbours[x.id] - {x.id}
-            for y in members[i + 1 :]:
-                around_y = neighbours[y.id] - {y.id}
+            around_x = around[i]
+            for j, y in enumerate(members[i + 1 :], start=i + 1):
+                around_y = around[j]
                 shared = len(around_x & around_y)
                 if shared < _MIN_SHARED or shared < _MIN_JACCARD * len(around_x | around_y):
                     continue

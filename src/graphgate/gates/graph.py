@@ -3,14 +3,46 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator, Mapping
 
 import numpy as np
+import numpy.typing as npt
 from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 
 from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext
 from graphgate.gates.duplicates import blocking_key, likely_duplicates
+
+
+class Neighbours(Mapping[str, set[str]]):
+    """Each entity's neighbours (either direction, itself for a self-loop), made when asked
+    from the edges' integer ends sorted by entity: a set per entity for the whole graph held
+    more than the relationships themselves."""
+
+    def __init__(
+        self,
+        ids: list[str],
+        index: Mapping[str, int],
+        sources: npt.NDArray[np.int64],
+        targets: npt.NDArray[np.int64],
+    ) -> None:
+        ends = np.concatenate([sources, targets])
+        order = np.argsort(ends, kind="stable")
+        self._ids = ids
+        self._index = index
+        self._others = np.concatenate([targets, sources])[order]
+        self._starts = np.searchsorted(ends[order], np.arange(len(ids) + 1))
+
+    def __getitem__(self, entity_id: str) -> set[str]:
+        i = self._index[entity_id]
+        return {self._ids[j] for j in self._others[self._starts[i] : self._starts[i + 1]].tolist()}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
 
 
 class GraphGate:
@@ -20,22 +52,18 @@ class GraphGate:
         ids = [e.id for e in ctx.entities]
         index = {eid: i for i, eid in enumerate(ids)}
         n = len(ids)
-        degree = np.zeros(n)
-        rows, cols = [], []
-        for r in ctx.relationships:
-            a, b = index[r.source_id], index[r.target_id]
-            degree[a] += 1
-            degree[b] += 1
-            rows.append(a)
-            cols.append(b)
+        rows = np.empty(len(ctx.relationships), dtype=np.int64)
+        cols = np.empty(len(ctx.relationships), dtype=np.int64)
+        for k, r in enumerate(ctx.relationships):
+            rows[k], cols[k] = index[r.source_id], index[r.target_id]
+        degree = (np.bincount(rows, minlength=n) + np.bincount(cols, minlength=n)).astype(float)
         keys = Counter(blocking_key(e.name) for e in ctx.entities)
         duplicates = sum(count - 1 for count in keys.values() if count > 1)
-        neighbours: dict[str, set[str]] = {eid: set() for eid in ids}
-        for r in ctx.relationships:
-            neighbours[r.source_id].add(r.target_id)
-            neighbours[r.target_id].add(r.source_id)
         near = likely_duplicates(
-            ctx.entities, ctx.name_vectors, ctx.settings.near_duplicate_cosine, neighbours
+            ctx.entities,
+            ctx.name_vectors,
+            ctx.settings.near_duplicate_cosine,
+            Neighbours(ids, index, rows, cols),
         )
         total_degree = float(degree.sum())
         components = None

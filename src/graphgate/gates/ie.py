@@ -46,9 +46,10 @@ class IEGate:
 
     def measure(self, ctx: GateContext) -> GateResult:
         types = {e.id: e.type for e in ctx.entities}
-        facts = [r for r in ctx.relationships if r.predicate != COOCCURS]
         metrics: dict[str, float | None] = {
-            "predicted_triples": float(len(facts)),
+            "predicted_triples": float(
+                sum(1 for r in ctx.relationships if r.predicate != COOCCURS)
+            ),
             "failed_chunk_share": self._failed_share(ctx.extraction),
             **self._yield(ctx),
         }
@@ -63,7 +64,9 @@ class IEGate:
         names = {e.id: {canonical(n) for n in [e.name, *e.aliases]} for e in ctx.entities}
         gold = [(canonical(h), canonical(r), canonical(t)) for h, r, t in ctx.gold_triples]
         predicted = [
-            (names[r.source_id], canonical(r.predicate), names[r.target_id]) for r in facts
+            (names[r.source_id], canonical(r.predicate), names[r.target_id])
+            for r in ctx.relationships
+            if r.predicate != COOCCURS
         ]
         pairs = [(names[r.source_id], names[r.target_id]) for r in ctx.relationships]
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from typing import NamedTuple
 
 import numpy as np
 
 from graphgate.core.modes import DEFAULT_MODE
 from graphgate.core.text import claims_of, content_word_set
-from graphgate.core.types import Claim, CommunityReport, Entity, Relationship, claims_from_json
+from graphgate.core.types import Claim, CommunityReport, Relationship, claims_from_json
 from graphgate.gates.base import GateResult
 from graphgate.gates.context import GateContext
 from graphgate.index.summarize import MemberRelations, relation_sentence
@@ -34,24 +35,55 @@ def _supported(words: set[str], sources: Iterable[set[str]]) -> bool:
     return not words or any(len(words & s) >= 0.8 * len(words) for s in sources)
 
 
+class _Stated(NamedTuple):
+    """What the gate reads of a relation: the records' chunk lists and descriptions, held
+    for every relation of the run, were most of the gate's memory."""
+
+    id: str
+    source_id: str
+    target_id: str
+    predicate: str
+    weight: float
+
+
+class _Member(NamedTuple):
+    """What the gate reads of an entity (not its chunk and document lists)."""
+
+    name: str
+    aliases: list[str]
+    description: str
+
+
+def _stated_relations(relationships: Iterable[Relationship]) -> Iterator[_Stated]:
+    """One tuple per relation, the strings they repeat (entity ids, predicates) held once."""
+    held: dict[str, str] = {}
+    for r in relationships:
+        yield _Stated(
+            r.id,
+            held.setdefault(r.source_id, r.source_id),
+            held.setdefault(r.target_id, r.target_id),
+            held.setdefault(r.predicate, r.predicate),
+            r.weight,
+        )
+
+
 class _ClaimSources:
     """What a report's claims may rest on: its chunks, the sentences of the relations among
     its members and their descriptions. A claim is supported when any one covers it, so what
     it cites comes first, then the rest in that order (chunks back most claims), and a
-    source's words are taken only when a claim gets that far, once per run (each is in a
-    report per level)."""
+    source's words are taken only when a claim gets that far: a chunk's and a description's
+    once per run (each is in a report per level), a relation's sentence each time."""
 
-    def __init__(self, entities: dict[str, Entity], chunk_texts: dict[str, str]) -> None:
+    def __init__(self, entities: dict[str, _Member], chunk_texts: dict[str, str]) -> None:
         self.entities = entities
         self.chunk_texts = chunk_texts
         self.chunk_words: dict[str, set[str]] = {}
-        self.stated: dict[str, set[str]] = {}
         self.described: dict[str, set[str]] = {}
 
     def of(
         self,
         chunk_ids: list[str],
-        internal: list[Relationship],
+        internal: list[_Stated],
         members: list[str],
         cited: Claim | None = None,
     ) -> Iterator[set[str]]:
@@ -77,31 +109,27 @@ class _ClaimSources:
                     self.described[m] = content_word_set(self.entities[m].description)
                 yield self.described[m]
 
-    def _stated(self, r: Relationship) -> set[str]:
-        if r.id not in self.stated:
-            sentence = relation_sentence(
-                self.entities[r.source_id].name,
-                r.predicate,
-                self.entities[r.target_id].name,
-                r.weight,
-            )
-            self.stated[r.id] = content_word_set(sentence)
-        return self.stated[r.id]
+    def _stated(self, r: _Stated) -> set[str]:
+        """Made again each time asked (a set per relation, kept, was the gate's largest
+        holding, for little time saved)."""
+        sentence = relation_sentence(
+            self.entities[r.source_id].name, r.predicate, self.entities[r.target_id].name, r.weight
+        )
+        return content_word_set(sentence)
 
 
 class SummaryGate:
     name = "summary"
 
     def measure(self, ctx: GateContext) -> GateResult:
-        entities = {e.id: e for e in ctx.entities}
+        entities = {e.id: _Member(e.name, e.aliases, e.description) for e in ctx.entities}
         communities = {c.id: c for c in ctx.communities}
-        relations = MemberRelations(ctx.relationships)
+        relations = MemberRelations(_stated_relations(ctx.relationships))
         entity_cov: list[float] = []
         relation_cov: list[float] = []
         hallucinated: list[dict[str, str]] = []
         words_of: dict[str, set[str]] = {}
         sources = _ClaimSources(entities, {c.id: c.text for c in ctx.chunks})
-        claim_words: dict[str, set[str]] = {}  # a claim recurs in its community's ancestors
         for report in ctx.reports:
             community = communities.get(report.community_id)
             if community is None:
@@ -126,9 +154,7 @@ class SummaryGate:
                 )
             for claim in report_claims(report):
                 found = sources.of(report.chunk_ids, internal, community.members, claim)
-                if claim.text not in claim_words:
-                    claim_words[claim.text] = content_word_set(claim.text)
-                if not _supported(claim_words[claim.text], found):
+                if not _supported(content_word_set(claim.text), found):
                     hallucinated.append({"community": report.community_id, "claim": claim.text})
             words_of[report.community_id] = content_word_set(report.summary)
         metrics: dict[str, float | None] = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,13 +42,16 @@ def undirected_edges(
     return [(a, b, w) for (a, b), w in sorted(pairs.items())]
 
 
-def relationship_edges(relationships: Sequence[Relationship]) -> list[Edge]:
-    """:func:`undirected_edges` of relationship records."""
-    return undirected_edges(
-        [r.source_id for r in relationships],
-        [r.target_id for r in relationships],
-        [r.weight for r in relationships],
-    )
+def relationship_edges(relationships: Iterable[Relationship]) -> list[Edge]:
+    """:func:`undirected_edges` of relationship records (read once)."""
+    sources: list[str] = []
+    targets: list[str] = []
+    weights: list[float] = []
+    for r in relationships:
+        sources.append(r.source_id)
+        targets.append(r.target_id)
+        weights.append(r.weight)
+    return undirected_edges(sources, targets, weights)
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
-from typing import Protocol
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Generic, Protocol, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -42,15 +42,31 @@ def relation_sentence(source: str, predicate: str, target: str, weight: float) -
     return f"{source} {predicate.replace('_', ' ')} {target}."
 
 
-class MemberRelations:
+class Linked(Protocol):
+    """A relation as :class:`MemberRelations` files it: a record, or a slimmer tuple."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def source_id(self) -> str: ...
+
+    @property
+    def target_id(self) -> str: ...
+
+
+L = TypeVar("L", bound=Linked)
+
+
+class MemberRelations(Generic[L]):
     """Relations indexed by source entity, to list the ones inside a group of members."""
 
-    def __init__(self, relationships: Sequence[Relationship]) -> None:
-        self._by_source: dict[str, list[Relationship]] = defaultdict(list)
+    def __init__(self, relationships: Iterable[L]) -> None:
+        self._by_source: dict[str, list[L]] = defaultdict(list)
         for r in relationships:
             self._by_source[r.source_id].append(r)
 
-    def inside(self, members: Sequence[str]) -> list[Relationship]:
+    def inside(self, members: Sequence[str]) -> list[L]:
         keep = set(members)
         found = (r for m in members for r in self._by_source.get(m, []) if r.target_id in keep)
         return sorted(found, key=lambda r: r.id)

@@ -75,7 +75,7 @@ class LlmCommunitySummarizer:
         self,
         community: Community,
         by_id: dict[str, Entity],
-        relations: MemberRelations,
+        relations: MemberRelations[Relationship],
         words: dict[str, set[str]],
     ) -> CommunityReport | None:
         lines = [
