@@ -72,6 +72,26 @@ class StoreSettings(Section):
         "the calling process writes (starting another costs about a second).",
     )
 
+    read_cache_mb: int = Field(
+        64,
+        ge=0,
+        description="Pages of the embedded graph database a querying process keeps in memory "
+        "(LadybugDB's buffer pool, per open run); pages beyond it are read again from the "
+        "file (the operating system caches it). 0: LadybugDB's own default, most of the "
+        "machine's memory, which lets a process grow with the graph it reads. At least 32 "
+        "(a query holds a few pages at once).",
+    )
+
+    @field_validator("read_cache_mb")
+    @classmethod
+    def _cache_large_enough(cls, value: int) -> int:
+        if 0 < value < 32:
+            raise ValueError(
+                f"{value} MB is too small for LadybugDB's page cache: use 32 or more (or 0 for "
+                "its default)"
+            )
+        return value
+
     def public_url(self) -> str:
         """The URL without its password: what logs, manifests and status may show."""
         return redact_url(self.url)

@@ -216,9 +216,10 @@ def search_indexes_present(folder: Path) -> bool:
     )
 
 
-def open_store(folder: Path) -> LadybugGraphStore:
-    """A read-only store with its search indexes attached."""
-    store = LadybugGraphStore(folder, read_only=True)
+def open_store(folder: Path, read_cache_mb: int = 0) -> LadybugGraphStore:
+    """A read-only store with its search indexes attached (``read_cache_mb``: its page
+    cache, 0 for LadybugDB's default)."""
+    store = LadybugGraphStore(folder, read_only=True, cache_mb=read_cache_mb)
     store.connection()
     store.attach_vector_index("chunk", open_vector_index(folder / "vectors" / "chunk"))
     for kind in ("entity", "entity_name", "community"):

@@ -293,7 +293,7 @@ class Adjacency:
 
 
 def open_embedded_store(
-    run: Run, exact_below: int, context_fields: Sequence[str] = ()
+    run: Run, exact_below: int, context_fields: Sequence[str] = (), read_cache_mb: int = 0
 ) -> EmbeddedGraphStore:
     """A run's store for querying (search indexes rebuilt from the artifacts when missing)."""
     folder: Path = run.store_dir
@@ -305,4 +305,4 @@ def open_embedded_store(
         build_search_indexes(folder, tables, exact_below, context_fields)
         del tables
     conflicts = from_table(run.read_or_empty("conflicts"), Conflict)
-    return EmbeddedGraphStore(open_store(folder), read_tables(run), conflicts)
+    return EmbeddedGraphStore(open_store(folder, read_cache_mb), read_tables(run), conflicts)

@@ -46,7 +46,12 @@ class EmbeddedBackend:
         return write_embedded(run, tables, exact_below, fields, built_ahead)
 
     def open(self, run: Run, record: StoreRecord, settings: Settings) -> GraphStore:
-        return open_embedded_store(run, settings.vectors.exact_below, settings.chunk.context_fields)
+        return open_embedded_store(
+            run,
+            settings.vectors.exact_below,
+            settings.chunk.context_fields,
+            settings.store.read_cache_mb,
+        )
 
     def drop(self, records: Sequence[StoreRecord], settings: Settings) -> list[str]:
         return []

@@ -29,9 +29,10 @@ _REOPEN_AFTER_BYTES = 4 << 20
 class LadybugGraphStore:
     """Graph in ``folder/graph.lbug``; the search indexes are attached by the caller."""
 
-    def __init__(self, folder: Path, read_only: bool = False) -> None:
+    def __init__(self, folder: Path, read_only: bool = False, cache_mb: int = 0) -> None:
         self.folder = folder
         self.read_only = read_only
+        self.cache_mb = cache_mb  # the buffer pool; 0: LadybugDB's default
         self._db: Any = None
         self._conn: Any = None  # the writer's
         self._readers: list[Any] = []  # a read-only store's, one per thread that queried
@@ -79,7 +80,10 @@ class LadybugGraphStore:
             # A writer checkpoints once, on close, instead of after every bulk COPY (a sixth
             # of writing a run's graph).
             self._db = ladybug.Database(
-                str(self.path), read_only=self.read_only, auto_checkpoint=self.read_only
+                str(self.path),
+                read_only=self.read_only,
+                auto_checkpoint=self.read_only,
+                buffer_pool_size=self.cache_mb << 20,
             )
         return self._db
 
