@@ -394,8 +394,8 @@ R_co = TypeVar("R_co", covariant=True)
 
 
 class Rows(Protocol[R_co]):
-    """Records that can be counted and iterated more than once: a list, or
-    :class:`TableRows` (which makes them a batch at a time)."""
+    """Records that can be counted and iterated more than once: a list, :class:`TableRows`
+    or ``core.runs.ArtifactRows`` (both make them a batch at a time on each pass)."""
 
     def __len__(self) -> int: ...
 
