@@ -46,15 +46,13 @@ class IEGate:
 
     def measure(self, ctx: GateContext) -> GateResult:
         types = {e.id: e.type for e in ctx.entities}
+        facts, violations, checked = self._type_violations(ctx, types)
         metrics: dict[str, float | None] = {
-            "predicted_triples": float(
-                sum(1 for r in ctx.relationships if r.predicate != COOCCURS)
-            ),
+            "predicted_triples": float(facts),
             "failed_chunk_share": self._failed_share(ctx.extraction),
             **self._yield(ctx),
         }
         details: dict[str, object] = {}
-        violations, checked = self._type_violations(ctx, types)
         metrics["type_violation_rate"] = violations / checked if checked else None
         metrics["type_violations"] = float(violations) if checked else None
         if ctx.gold_triples is None:
@@ -148,16 +146,23 @@ class IEGate:
         return float(extraction.get("failed_chunks", 0)) / float(extraction["chunks"])
 
     @staticmethod
-    def _type_violations(ctx: GateContext, types: dict[str, str]) -> tuple[int, int]:
+    def _type_violations(ctx: GateContext, types: dict[str, str]) -> tuple[int, int, int]:
+        """Relations that are facts (not co-occurrences), and of those with a rule in the
+        schema, how many join types it does not allow and how many were checked: one pass."""
         schema = {canonical(k): v for k, v in ctx.settings.ie_schema.items()}
-        rules = {p: schema.get(canonical(p)) for p in {r.predicate for r in ctx.relationships}}
-        violations = checked = 0
+        rules: dict[str, dict[str, list[str]] | None] = {}
+        facts = violations = checked = 0
         for r in ctx.relationships:
+            if r.predicate == COOCCURS:
+                continue
+            facts += 1
+            if r.predicate not in rules:
+                rules[r.predicate] = schema.get(canonical(r.predicate))
             allowed = rules[r.predicate]
-            if allowed is None or r.predicate == COOCCURS:
+            if allowed is None:
                 continue
             checked += 1
             ok_s = types[r.source_id] in allowed.get("subject", [types[r.source_id]])
             ok_o = types[r.target_id] in allowed.get("object", [types[r.target_id]])
             violations += not (ok_s and ok_o)
-        return violations, checked
+        return facts, violations, checked
