@@ -126,7 +126,10 @@ def test_indexing_memory_grows_within_the_bound(tmp_path: Path) -> None:
     assert len(paragraphs) >= max(SIZES)
     small, large = (_peaks_mb(paragraphs, size, tmp_path) for size in SIZES)
     per_1000 = (SIZES[1] - SIZES[0]) / 1000
+    over = []
     for what, i in (("indexing process", 0), ("store writer", 1), ("gate worker", 2)):
         slope = (large[i] - small[i]) / per_1000
         print(f"{what}: {small[i]:.0f} MB at {SIZES[0]}, {large[i]:.0f} at {SIZES[1]}: {slope:.1f}")
-        assert slope <= BOUND_MB_PER_1000, f"{what}: {slope:.1f} MB per 1,000 passages"
+        if slope > BOUND_MB_PER_1000:
+            over.append(f"{what}: {slope:.1f} MB per 1,000 passages")
+    assert not over, over

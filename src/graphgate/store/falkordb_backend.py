@@ -4,13 +4,13 @@ its parent's graph with only the difference written, old graphs dropped by pruni
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import pyarrow as pa
 
 from graphgate.core.config import Settings
 from graphgate.core.manifest import StoreRecord
-from graphgate.core.runs import Run
+from graphgate.core.runs import ArtifactTables, Run
 from graphgate.store.base import STORE_ARTIFACTS, BuiltAhead, GraphStore, StoreParent
 
 
@@ -58,7 +58,7 @@ class FalkorDBBackend:
             if record.copied_from is None or parent is None:
                 return write_falkordb_graph(server, graph, tables, fields)
             return update_falkordb_graph(
-                server, record.copied_from, graph, ParentTables(parent.run), tables, fields
+                server, record.copied_from, graph, _parent_tables(parent.run), tables, fields
             )
         except BaseException:
             # A half-written graph is never served; the current run's graph is another one.
@@ -96,25 +96,8 @@ class FalkorDBBackend:
             server.close()
 
 
-class ParentTables(Mapping[str, pa.Table]):
-    """The tables the parent's graph was written from (what an update's difference is
-    taken against), each read from the parent run's artifacts when asked for and kept by
-    no one here, so an update holds one label's tables at a time."""
-
-    def __init__(self, run: Run) -> None:
-        self._run = run
-        self._names = [n for n in STORE_ARTIFACTS if run.has_artifact(n)]
-
-    def __getitem__(self, name: str) -> pa.Table:
-        if name not in self._names:
-            raise KeyError(name)
-        return self._run.read_artifact(name)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._names
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names)
-
-    def __len__(self) -> int:
-        return len(self._names)
+def _parent_tables(run: Run) -> ArtifactTables:
+    """The tables the parent's graph was written from (what an update's difference is taken
+    against), each read from the parent run's artifacts when asked for and kept by no one
+    here, so an update holds one label's tables at a time."""
+    return ArtifactTables(run, [name for name in STORE_ARTIFACTS if run.has_artifact(name)])
