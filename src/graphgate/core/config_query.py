@@ -78,8 +78,8 @@ class StoreSettings(Section):
         description="Pages of the embedded graph database a querying process keeps in memory "
         "(LadybugDB's buffer pool, per open run); pages beyond it are read again from the "
         "file (the operating system caches it). 0: LadybugDB's own default, most of the "
-        "machine's memory, which lets a process grow with the graph it reads. At least 32 "
-        "(a query holds a few pages at once).",
+        "machine's memory, which lets a process grow with the graph it reads. At least 32: "
+        "LadybugDB fails a query whose pages do not fit in the cache.",
     )
 
     @field_validator("read_cache_mb")
