@@ -40,6 +40,7 @@ pytestmark = [
 ]
 
 BOUND_MB_PER_1000 = 25.0
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 SIZES = (1_500, 6_000)
 
 # Run as a script of its own (spawned parser workers import __main__: the guard is needed).
@@ -49,26 +50,13 @@ from pathlib import Path
 from graphgate import Workspace
 from graphgate.core.memory import own_peak_rss_mb
 
-
-def descendants(pid):
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        for child in (task / "children").read_text().split():
-            found += [int(child), *descendants(int(child))]
-    return found
-
-
-def peak_mb(pid):
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
+sys.path.insert(0, sys.argv[3])  # benchmarks/: the worker processes read as scale.py does
+from child_json import descendants, peak_rss_mb
 
 if __name__ == "__main__":
     with Workspace(sys.argv[2], store={"write_process_above": 0}) as ws:
         report = ws.index(sys.argv[1])
-        workers = max((peak_mb(pid) for pid in descendants(os.getpid())), default=0.0)
+        workers = max((peak_rss_mb(pid) for pid in descendants(os.getpid())), default=0.0)
     manifest = Path(sys.argv[2], "runs", report.run_id, "manifest.json").read_text()
     writer = json.loads(manifest)["store"]["writer_peak_rss_mb"]
     chunks = report.counts.get("Chunk", 0)
@@ -107,7 +95,7 @@ def _peaks_mb(
     script = folder / "index_once.py"
     script.write_text(_INDEX, encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, str(script), str(corpus), str(folder / f"ws-{size}")],
+        [sys.executable, str(script), str(corpus), str(folder / f"ws-{size}"), str(BENCHMARKS)],
         capture_output=True,
         text=True,
         timeout=1800,
