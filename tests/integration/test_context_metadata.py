@@ -97,3 +97,49 @@ def test_hybrid_covers_every_source_the_question_names(tmp_path: Path) -> None:
             tops[bool(fields)] = [c.doc_id for c in chunks]
     assert {"age-1", "tc-1"} <= set(tops[True]), tops
     assert not {"age-1", "tc-1"} <= set(tops[False]), tops  # what coverage adds
+
+
+NAMED_SOURCE = [
+    *COVERAGE[:4],
+    *(
+        {
+            "id": f"tc-{n}",
+            "title": title,
+            "text": text,
+            "metadata": {"source": "TechCrunch", "author": "Dana Whitfield"},
+        }
+        for n, (title, text) in enumerate(
+            [
+                ("Chips", "Analysts saw Nvidia's chip orders rise."),
+                ("Supply", "Accelerator supply stayed tight at Nvidia through the autumn."),
+                ("Data centres", "Demand for data-centre chips kept growing, buyers said."),
+            ]
+        )
+    ),
+]
+
+
+def test_hybrid_ranks_the_named_sources_documents_ahead_of_the_rest(tmp_path: Path) -> None:
+    """Beyond the best chunk of a named source, its other documents come before stronger
+    matches from sources the question does not name; a question naming none is unchanged."""
+    corpus = tmp_path / "news.jsonl"
+    corpus.write_text("".join(json.dumps(a) + "\n" for a in NAMED_SOURCE))
+    named = {
+        "What did TechCrunch report about Nvidia's AI accelerator demand?",
+        "What has Dana Whitfield written about demand for Nvidia's AI accelerators?",
+    }
+    plain = "Did demand for Nvidia's AI accelerators double in 2023?"
+    tops: dict[bool, dict[str, list[str]]] = {}
+    for first in (True, False):
+        with Workspace(tmp_path / "ws", query={"hybrid_named_sources_first": first}) as ws:
+            if ws.runs.current_id() is None:
+                ws.index(corpus)
+            tops[first] = {
+                q: [c.doc_id for c in ws.query(q, mode="hybrid", top_k=4).retrieval.chunks]
+                for q in [*named, plain]
+            }
+    techcrunch = {"tc-0", "tc-1", "tc-2"}
+    for q in named:
+        assert techcrunch <= set(tops[True][q]), (q, tops[True][q])
+        assert not techcrunch <= set(tops[False][q]), (q, tops[False][q])  # what it adds
+    assert tops[True][plain] == tops[False][plain]

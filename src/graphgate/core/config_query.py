@@ -239,18 +239,24 @@ class QuerySettings(Section):
         "MultiHop-RAG: README).",
     )
     hybrid_links: int = Field(
-        2,
+        3,
         ge=0,
         description="Hybrid mode: entity pages placed after the head, named by the question "
         "and linked from the top local chunks.",
     )
     hybrid_link_sources: int = Field(
-        3, ge=1, description="Hybrid mode: top local chunks whose entities' pages are linked."
+        5, ge=1, description="Hybrid mode: top local chunks whose entities' pages are linked."
     )
     cover_fields: list[str] = Field(
         default_factory=lambda: ["source", "author"],
         description="Metadata a question may name (a source, an author): hybrid places the "
         "best chunk of each named value's documents after its head (MultiHop-RAG: README).",
+    )
+    hybrid_named_sources_first: bool = Field(
+        True,
+        description="Hybrid mode: after the best chunk of each source or author the question "
+        "names (query.cover_fields), the other fused chunks of those documents come before "
+        "the rest.",
     )
     rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion's constant k.")
     temporal: bool = Field(

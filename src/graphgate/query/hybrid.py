@@ -5,9 +5,11 @@ and BM25 over the chunks in their context (title, source, date) — are fused by
 lexical matches carry questions that name sources and dates, the graph carries the entities.
 After the best fused chunk come, in order: the pages of the entities the question names (a
 document whose title names an entity is its page); the pages of entities the top local
-passages mention (the bridge of a multi-hop question); and the best chunk of each source or
-author the question names (``query.cover_fields``). Corpora without pages or such metadata
-simply get the fused ranking. The nearest community reports come as context.
+passages mention (the bridge of a multi-hop question); the best chunk of each source or
+author the question names (``query.cover_fields``); then the other fused chunks of those
+sources' documents, ahead of the rest (a question that says where something was reported is
+answered from there). Corpora without pages or such metadata simply get the fused ranking.
+The nearest community reports come as context.
 """
 
 from __future__ import annotations
@@ -105,6 +107,15 @@ class HybridRetriever:
                 out.append(best)
         return out
 
+    def from_named_sources(self, question: Question, fused: list[str]) -> list[str]:
+        """The fused chunks, in fused order, of every document whose source or author
+        (``query.cover_fields``) the question names."""
+        wanted = {doc for docs in question.values_named(self.settings.cover_fields) for doc in docs}
+        if not wanted:
+            return []
+        store = self.index.store
+        return [c for c in fused if store.chunk(c).doc_id in wanted]
+
     def retrieve(self, question: Question, top_k: int | None = None) -> RetrievalResult:
         s = self.settings
         idx = self.index
@@ -120,11 +131,16 @@ class HybridRetriever:
         fused = [cid for cid, _ in reciprocal_rank_fusion([ranked, dense, sparse], s.rrf_k)]
         links = self.linked_pages(ranked[: s.hybrid_link_sources])[: s.hybrid_links]
         covered = self.covering(question, fused) if s.cover_fields else []
+        named = (
+            self.from_named_sources(question, fused)
+            if s.cover_fields and s.hybrid_named_sources_first
+            else []
+        )
         pages = self.named_pages(question)[: s.hybrid_links]
         head = fused[: s.hybrid_head]
         first = [*head, *pages, *links]
         walked = self.second_hops(ranked, local, question, first)[: s.hybrid_graph_slots]
-        order = list(dict.fromkeys([*first, *walked, *covered, *fused]))[:k]
+        order = list(dict.fromkeys([*first, *walked, *covered, *named, *fused]))[:k]
         chunks: list[RetrievedChunk] = [
             chunk_hit(idx.store, cid, 1.0 / (rank + 1)) for rank, cid in enumerate(order)
         ]
