@@ -108,13 +108,18 @@ class HybridRetriever:
         return out
 
     def from_named_sources(self, question: Question, fused: list[str]) -> list[str]:
-        """The fused chunks, in fused order, of every document whose source or author
-        (``query.cover_fields``) the question names."""
+        """The best fused chunk of each document whose source or author
+        (``query.cover_fields``) the question names, in fused order."""
         wanted = {doc for docs in question.values_named(self.settings.cover_fields) for doc in docs}
         if not wanted:
             return []
         store = self.index.store
-        return [c for c in fused if store.chunk(c).doc_id in wanted]
+        best: dict[str, str] = {}
+        for c in fused:
+            doc = store.chunk(c).doc_id
+            if doc in wanted and doc not in best:
+                best[doc] = c
+        return list(best.values())
 
     def retrieve(self, question: Question, top_k: int | None = None) -> RetrievalResult:
         s = self.settings
