@@ -255,8 +255,8 @@ class QuerySettings(Section):
     hybrid_named_sources_first: bool = Field(
         True,
         description="Hybrid mode: after the best chunk of each source or author the question "
-        "names (query.cover_fields), the other fused chunks of those documents come before "
-        "the rest.",
+        "names (query.cover_fields), the best fused chunk of each of those sources' other "
+        "documents comes before chunks of sources it does not name.",
     )
     rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion's constant k.")
     temporal: bool = Field(
