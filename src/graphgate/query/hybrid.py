@@ -6,9 +6,9 @@ lexical matches carry questions that name sources and dates, the graph carries t
 After the best fused chunk come, in order: the pages of the entities the question names (a
 document whose title names an entity is its page); the pages of entities the top local
 passages mention (the bridge of a multi-hop question); the best chunk of each source or
-author the question names (``query.cover_fields``); then the other fused chunks of those
-sources' documents, ahead of the rest (a question that says where something was reported is
-answered from there). Corpora without pages or such metadata simply get the fused ranking.
+author the question names (``query.cover_fields``); then the best chunk of each of those
+sources' other documents, ahead of the rest (a question that says where something was
+reported is answered from there). Corpora without pages or such metadata simply get the fused ranking.
 The nearest community reports come as context.
 """
 
