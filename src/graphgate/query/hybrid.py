@@ -8,8 +8,8 @@ document whose title names an entity is its page); the pages of entities the top
 passages mention (the bridge of a multi-hop question); the best chunk of each source or
 author the question names (``query.cover_fields``); then the best chunk of each of those
 sources' other documents, ahead of the rest (a question that says where something was
-reported is answered from there). Corpora without pages or such metadata simply get the fused ranking.
-The nearest community reports come as context.
+reported is answered from there). Corpora without pages or such metadata simply get the
+fused ranking. The nearest community reports come as context.
 """
 
 from __future__ import annotations
