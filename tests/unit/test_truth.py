@@ -75,3 +75,41 @@ def test_one_document_is_not_two_sources() -> None:
     tower = {"t": Entity("t", "Tower", "FAC", "")}
     same = [_said("t", "120 m", 120.0, "a"), _said("t", "135 m", 135.0, "a")]
     assert find_conflicts(same, tower, tolerance=0.02) == []
+
+
+def test_the_table_form_closes_the_same_edges_as_the_records() -> None:
+    """``supersede_table`` (the resolve stage's, over columns) against :func:`supersede` over
+    records, in random tables: shuffled ids, functional and other predicates, open and closed
+    ends, a few chunks in the table; the rows come back in id order either way."""
+    import random
+
+    import pyarrow as pa
+
+    from graphgate.core.types import from_table, to_table
+    from graphgate.index.edges import supersede_table
+
+    predicates = ["executive_of", "headquartered_in", "met"]
+    for seed in range(40):
+        rng = random.Random(seed)
+        facts = [
+            _rel(
+                f"r{rng.randrange(10_000):05d}-{i}",
+                rng.choice(["anna", "olaf", "acme"]),
+                rng.choice(predicates),
+                rng.choice(["acme", "oslo", "bergen", "other"]),
+                rng.choice([None, "2001", "2005", "2010-04", "2016"]),
+                rng.choice([None, None, "2008"]),
+            )
+            for i in range(rng.randrange(1, 40))
+        ]
+        if seed % 2:  # the ids in order, as the stage makes them, or not
+            facts.sort(key=lambda r: r.id)
+        table = to_table(facts, Relationship)
+        if seed % 3 == 0 and table.num_rows > 3:
+            table = pa.concat_tables([table.slice(0, 3), table.slice(3)])
+        expected = sorted(supersede(facts, FUNCTIONAL), key=lambda r: r.id)
+        closed = sum(a != b for a, b in zip(facts, supersede(facts, FUNCTIONAL), strict=True))
+        out, changed = supersede_table(table, FUNCTIONAL)
+        assert from_table(out, Relationship) == expected
+        assert changed == closed
+        assert out.schema == table.schema

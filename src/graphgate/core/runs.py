@@ -154,7 +154,9 @@ class Run:
 
     def write_artifact(self, name: str, table: pa.Table) -> None:
         tmp = self.artifact_path(name).with_suffix(".parquet.tmp")
-        pq.write_table(table, tmp, use_dictionary=_text_columns(table))
+        pq.write_table(
+            table, tmp, use_dictionary=_text_columns(table), row_group_size=_group_rows(table)
+        )
         os.replace(tmp, self.artifact_path(name))
 
     def read_or_empty(self, name: str) -> pa.Table:
@@ -314,6 +316,18 @@ def replace_text(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text)
     os.replace(tmp, path)
+
+
+# The bytes of a table one row group holds. The writer keeps a whole row group's encoded pages
+# until it closes (a million rows by default: every artifact in one group, as large as the
+# table again); in groups of this size writing holds a few of them.
+_ROW_GROUP_BYTES = 8 << 20
+
+
+def _group_rows(table: pa.Table) -> int:
+    """Rows a row group of ``table`` takes (at least 1,024: small rows stay in few groups)."""
+    per_row = max(int(table.nbytes) // max(int(table.num_rows), 1), 1)
+    return max(_ROW_GROUP_BYTES // per_row, 1024)
 
 
 def _text_columns(table: pa.Table) -> list[str]:

@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from graphgate.core.text import normalise_name
-from graphgate.core.types import SCHEMAS, Relationship, from_table, to_table
+from graphgate.core.types import SCHEMAS, Relationship, from_table
 from graphgate.index.columnar import Codes, encode, first_rows, grouped_lists, value_ranks
 from graphgate.index.truth import supersede
 
@@ -209,8 +209,26 @@ def supersede_table(table: pa.Table, functional: Mapping[str, str]) -> tuple[pa.
     rows = from_table(table.filter(mask), Relationship)
     closed = supersede(rows, functional)
     changed = sum(a is not b for a, b in zip(rows, closed, strict=True))
-    out = pa.concat_tables([table.filter(pc.invert(mask)), to_table(closed, Relationship)])
-    return out.take(pc.sort_indices(out["id"])), changed
+    # Superseding changes an edge's end alone: the new ``valid_to`` column is the one copied,
+    # each row's own value or its closed row's (no copy of the table).
+    n = table.num_rows
+    index = np.arange(n, dtype=np.int64)
+    index[pc.indices_nonzero(mask).to_numpy()] = n + np.arange(len(closed), dtype=np.int64)
+    ends = pa.concat_arrays(
+        [
+            table["valid_to"].combine_chunks(),
+            pa.array([r.valid_to for r in closed], table.schema.field("valid_to").type),
+        ]
+    )
+    at = table.schema.get_field_index("valid_to")
+    out = table.set_column(at, table.schema.field(at), ends.take(pa.array(index)))
+    return (out if _in_id_order(out) else out.take(pc.sort_indices(out["id"]))), changed
+
+
+def _in_id_order(table: pa.Table) -> bool:
+    ids = table["id"]
+    n = len(ids)
+    return n < 2 or not pc.any(pc.greater(ids.slice(0, n - 1), ids.slice(1))).as_py()
 
 
 def among(column: pa.Array | pa.ChunkedArray, values: Collection[str]) -> pa.Array:

@@ -205,11 +205,23 @@ def _embed_info(ctx: IndexContext) -> dict[str, Any]:
 
 def embed_chunks_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
     """A chunk is embedded in its context (title, source, date: ``chunk.context_fields``)."""
-    chunks = from_table(tables["chunks"], Chunk)
-    headers = document_headers(tables["documents"].to_pylist(), ctx.settings.chunk.context_fields)
-    texts = [in_context(headers.get(c.doc_id, ""), c.text) for c in chunks]
+    # Columns, not records: the chunks' ids, documents and texts, and of each document only
+    # what its header is made of (not its text).
+    chunks = tables["chunks"]
+    headers = document_headers(
+        tables["documents"].select(["id", "title", "metadata_json"]).to_pylist(),
+        ctx.settings.chunk.context_fields,
+    )
+    texts = [
+        in_context(headers.get(doc_id, ""), text)
+        for doc_id, text in zip(
+            chunks["doc_id"].to_pylist(), chunks["text"].to_pylist(), strict=True
+        )
+    ]
+    del headers
     matrix, reused = _embed(ctx, "embed chunks", texts, ctx.settings.embed.max_tokens)
-    table = vectors_table([c.id for c in chunks], matrix)
+    del texts
+    table = vectors_table(chunks["id"].to_pylist(), matrix)
     return StageOutput({"chunk_vectors": table}, _embed_info(ctx) | {"reused": reused})
 
 

@@ -195,7 +195,9 @@ def build_keyword_index(
 def chunk_search_texts(tables: Mapping[str, pa.Table], context_fields: Sequence[str]) -> list[str]:
     """Chunks are keyword-indexed in their context (title, headers), as they were embedded."""
     chunks = tables["chunks"]
-    headers = document_headers(tables["documents"].to_pylist(), context_fields)
+    headers = document_headers(
+        tables["documents"].select(["id", "title", "metadata_json"]).to_pylist(), context_fields
+    )
     return [
         in_context(headers.get(doc, ""), text)
         for doc, text in zip(chunks["doc_id"].to_pylist(), chunks["text"].to_pylist(), strict=True)
