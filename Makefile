@@ -44,7 +44,8 @@ pytest: $(STAMP)
 
 test: lint typecheck pytest
 
-# Indexing memory against its bound (1,500 and 6,000 passages of ../shared): six minutes.
+# Indexing memory against its bound (1,500 and 6,000 passages of ../shared): four to six
+# minutes; .ci/run runs it after `make test`.
 test-memory: $(STAMP)
 	MEMORY_BOUND_TEST=1 $(BIN)/pytest -q -s tests/integration/test_memory_bound.py
 
