@@ -10,7 +10,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from graphgate.core.family_match import family_matcher
-from graphgate.core.text import document_headers, in_context
 from graphgate.core.types import (
     SCHEMAS,
     Chunk,
@@ -60,6 +59,7 @@ from graphgate.index.truth import (
 )
 from graphgate.index.update import changes_between
 from graphgate.store.base import STORE_OPTIONAL, STORE_REQUIRED
+from graphgate.store.build import chunk_search_texts
 
 
 def load_stage(ctx: IndexContext, _: Mapping[str, pa.Table]) -> StageOutput:
@@ -205,23 +205,11 @@ def _embed_info(ctx: IndexContext) -> dict[str, Any]:
 
 def embed_chunks_stage(ctx: IndexContext, tables: Mapping[str, pa.Table]) -> StageOutput:
     """A chunk is embedded in its context (title, source, date: ``chunk.context_fields``)."""
-    # Columns, not records: the chunks' ids, documents and texts, and of each document only
-    # what its header is made of (not its text).
-    chunks = tables["chunks"]
-    headers = document_headers(
-        tables["documents"].select(["id", "title", "metadata_json"]).to_pylist(),
-        ctx.settings.chunk.context_fields,
-    )
-    texts = [
-        in_context(headers.get(doc_id, ""), text)
-        for doc_id, text in zip(
-            chunks["doc_id"].to_pylist(), chunks["text"].to_pylist(), strict=True
-        )
-    ]
-    del headers
+    # The same texts the chunks are keyword-indexed by, made from columns (not records).
+    texts = chunk_search_texts(tables, ctx.settings.chunk.context_fields)
     matrix, reused = _embed(ctx, "embed chunks", texts, ctx.settings.embed.max_tokens)
     del texts
-    table = vectors_table(chunks["id"].to_pylist(), matrix)
+    table = vectors_table(tables["chunks"]["id"].to_pylist(), matrix)
     return StageOutput({"chunk_vectors": table}, _embed_info(ctx) | {"reused": reused})
 
 
