@@ -35,6 +35,14 @@ from graphgate.query.question import Question, kind_of, plain_question, read_que
         ("The director holds an OBE. Does the other director hold one too?", "yes_no"),
         ("Jagdish Mali, known for portraits of actors, is father to which actress?", "which"),
         ("The Blue Lacy and the Chesapeake Bay Retriever, are both from which century?", "which"),
+        # An auxiliary that opens a title, not a question: the wh-phrase that ends it asks.
+        ("Do Lafzon Ki Kahani, a remake of Always, was released in which year?", "which"),
+        ("Is This It, the debut album of The Strokes, was produced by whom?", "who"),
+        ("Did You Ever Have to Make Up Your Mind? was recorded where?", "where"),
+        ("Are You Experienced was released by which label?", "which"),
+        # A relative wh-word inside a yes/no question does not end it.
+        ("Is Ada Lund the painter who founded the Lyon school?", "yes_no"),
+        ("Did the band which formed in 1981 tour Japan?", "yes_no"),
     ],
 )
 def test_the_kind_of_question_comes_from_its_wording(text: str, kind: str) -> None:

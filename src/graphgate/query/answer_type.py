@@ -62,7 +62,18 @@ _HEAD_LABELS: dict[str, frozenset[str]] = {
         frozenset({"WORK_OF_ART", "PRODUCT", "EVENT", "ORG"}),
     ),
     **dict.fromkeys(("war", "battle", "event", "tournament", "championship"), frozenset({"EVENT"})),
+    **dict.fromkeys(
+        ("population", "number", "amount", "attendance", "capacity", "height", "elevation",
+         "length", "revenue", "budget", "salary", "weight", "distance", "depth",
+         "percentage", "total", "sum", "price", "cost"),
+        NUMBERS,
+    ),
 }  # fmt: skip
+# A nationality or group ("American", "Indian") answers only a question that asks for one: to
+# any other "what/which" it is the answer's description, rarely the answer.
+_ASKS_GROUP = re.compile(r"\b(in common|nationality|nationalities|origin|descent|ethnic)", re.I)
+# "What is the name of the band …": the named thing's noun is the head, not "name".
+_NAME_OF = frozenset({"name", "title"})
 
 # Comparisons of two named options by a date or an amount: which way wins.
 _EARLIER = re.compile(
@@ -82,6 +93,16 @@ _OR = re.compile(r"\s+or\s+")
 _BETWEEN = re.compile(
     r"\bbetween\s+(?:the\s+)?([A-Z0-9][^,]*?)\s+and\s+(?:the\s+)?([A-Z0-9][^,]*?)\s*,", re.I
 )
+# "Which was …", "Which one is …", "Which of the two came …": one of things named before.
+_WHICH_OF_THEM = re.compile(
+    r"\bwhich(?:\s+one|\s+of\s+(?:the\s+two|these|them|the\s+pair))?\s+"
+    r"(?:was|is|were|are|came|had|has|did|does|opened|started)\b",
+    re.I,
+)
+_NAME = r"[A-Z][\w'.&-]*(?:\s+[A-Z][\w'.&-]*)*"
+_NAMES_JOINED = re.compile(rf"(?<![\w'.&-])({_NAME})\s+and\s+({_NAME})")
+# "the forming of X", "the birth of Y": the event's owner is the option.
+_EVENT_OF = re.compile(r"^(?:the\s+)?(?:[a-z]+\s+){1,2}of\s+(?=[A-Z])")
 _SAME = re.compile(r"\b(same|both)\b", re.I)
 
 
@@ -120,17 +141,34 @@ def expected_answer(question: Question, doc: Any | None = None) -> ExpectedAnswe
     if question.kind == "where":
         return ExpectedAnswer("place", PLACES | ORGS, preferred=PLACES)
     if labels is not None:
-        kind: AnswerKind = "date" if labels == DATES else "place" if labels == PLACES else "entity"
+        kind: AnswerKind = (
+            "date"
+            if labels == DATES
+            else "place"
+            if labels == PLACES
+            else "number"
+            if labels == NUMBERS
+            else "entity"
+        )
         return ExpectedAnswer(kind, labels, head, labels)
     if question.kind == "who":
         return ExpectedAnswer("entity", PEOPLE | ORGS, preferred=PEOPLE)
-    return ExpectedAnswer("phrase", NAMED | DATES | NUMBERS, head, NAMED)
+    named = NAMED if _ASKS_GROUP.search(text) else NAMED - {"NORP"}
+    return ExpectedAnswer("phrase", named | DATES | NUMBERS, head, named)
 
 
 def _head_noun(text: str, doc: Any | None) -> str | None:
     """The noun a "which/what" determines ("Which American higher learning institution" ->
     institution), from the parse where there is one, else the next word."""
     if doc is not None:
+        for token in doc:  # "What is the name of the pop band …" -> band
+            if token.lower_ in _NAME_OF and token.i < 6:
+                named = [
+                    o for c in token.children if c.lower_ == "of" for o in c.children
+                    if o.dep_ == "pobj"
+                ]  # fmt: skip
+                if named:
+                    return str(named[0].lemma_).lower()
         for chunk in doc.noun_chunks:  # "Which American higher learning institution"
             if chunk[0].lower_ in {"which", "what", "whose"} and len(chunk) > 1:
                 return str(chunk.root.lemma_).lower()
@@ -140,7 +178,10 @@ def _head_noun(text: str, doc: Any | None) -> str | None:
         for token in doc:  # "what kind of city", "which of the films", a parse gone wrong
             if token.lower_ in {"which", "what"}:
                 nouns: list[str] = []
-                for later in doc[token.i + 1 : token.i + 7]:
+                after = doc[token.i + 1 : token.i + 8]
+                if len(after) > 1 and after[0].lemma_ == "be" and after[1].pos_ == "DET":
+                    after = after[2:]  # "what was the population of …": the noun it asks
+                for later in after:
                     if later.pos_ in {"NOUN", "PROPN"} and later.lower_ not in {"kind", "type"}:
                         nouns.append(str(later.lemma_).lower())
                     elif later.pos_ not in {"ADJ", "ADP", "DET", "ADV"} or nouns:
@@ -161,11 +202,11 @@ def _options(text: str, doc: Any | None) -> tuple[str, ...]:
         return (between.group(1).strip(), between.group(2).strip())
     parts = _OR.split(body)
     if len(parts) != 2:
-        return ()
+        return _joined_before(body)
     left, right = parts
     right = right.strip(" ,\"'")
     if "," in left:
-        left = left.rsplit(",", 1)[1]
+        left = _EVENT_OF.sub("", left.rsplit(",", 1)[1].strip())
     elif ":" in left:
         left = left.rsplit(":", 1)[1]
     else:
@@ -173,6 +214,7 @@ def _options(text: str, doc: Any | None) -> tuple[str, ...]:
     left = left.strip(" \"'")
     left = re.sub(r"^(the|a|an|between|either)\s+", "", left).strip()
     right = re.sub(r"^(the|a|an)\s+(?=[A-Z])", "", right).strip()
+    right = _EVENT_OF.sub("", right).strip()
     if not left or not right or len(left.split()) > 8 or len(right.split()) > 8:
         return ()
     if not (left[:1].isupper() or left[:1].isdigit()) or not (
@@ -180,6 +222,16 @@ def _options(text: str, doc: Any | None) -> tuple[str, ...]:
     ):
         return ()
     return (left, right)
+
+
+def _joined_before(body: str) -> tuple[str, ...]:
+    """ "X and Y were founded within a year of each other. Which was the first …?": the two
+    names an earlier clause joins, where the question compares without naming them."""
+    *before, asked = re.split(r"(?<=[.!?])\s+", body)
+    if not before or not _WHICH_OF_THEM.search(asked) or _comparison(asked)[0] is None:
+        return ()
+    pairs = _NAMES_JOINED.findall(" ".join(before))
+    return (pairs[0][0], pairs[0][1]) if len(pairs) == 1 else ()
 
 
 def _trailing_name(left: str, doc: Any | None) -> str:

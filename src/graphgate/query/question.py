@@ -47,6 +47,13 @@ _AUX = r"(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\
 _YES_NO = re.compile(rf"(?:^\s*|[.?!]\s+){_AUX}", re.IGNORECASE)
 _YES_NO_CLAUSE = re.compile(rf"[,;:]\s+{_AUX}", re.IGNORECASE)
 _WH = re.compile(r"\b(when|where|who|whom|whose|which|how|what)\b", re.IGNORECASE)
+# A wh-phrase that ends the question asks it, whatever opens it ("Do Lafzon Ki Kahani, a
+# remake of Always, was released in which year?"): a relative "which" never ends a sentence.
+_WH_LAST = re.compile(
+    r"\b(?:(which|what|whose|how many|how much)(?:\s+[\w'-]+){0,2}|(who|whom|when|where|what))"
+    r"\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
 _WH_KIND: dict[str, QuestionKind] = {
     "when": "when",
     "where": "where",
@@ -92,7 +99,10 @@ def kind_of(text: str) -> QuestionKind:
         return "list"
     found = _WH.search(text)
     asked = _YES_NO.search(text)
-    if asked is not None and (found is None or asked.start() < found.start()):
+    last = _WH_LAST.search(text)
+    if last is not None and asked is not None:
+        found = _WH.search(text, last.start())
+    elif asked is not None and (found is None or asked.start() < found.start()):
         return "yes_no"
     if found is None:
         return "yes_no" if _YES_NO_CLAUSE.search(text) else "other"

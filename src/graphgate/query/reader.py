@@ -31,6 +31,7 @@ from graphgate.query.answer_type import (
 from graphgate.query.base import RetrievalResult
 from graphgate.query.question import Question
 from graphgate.query.reader_evidence import (
+    DESCRIBED,
     GRAPH_BONUS,
     Sentence,
     compared_value,
@@ -48,6 +49,13 @@ from graphgate.query.reader_evidence import (
     spans,
 )
 from graphgate.query.reader_features import WEIGHTS, Occurrence, bounds_met, nearness
+from graphgate.query.reader_syntax import (
+    asked_by,
+    asked_life_end,
+    asked_words,
+    described_as,
+    life_end,
+)
 from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
 
 # Sentences read per question (the best by the answerer's ranking): enough for the two or
@@ -244,6 +252,8 @@ class Reader:
         plain = [e.relevance for e in evidence]
         lifted = second_hop(question, pool, docs, plain)
         head = expected.head or ""
+        asked_end = asked_life_end(question.text)
+        asking = asked_words(question.text, question.words)
         for sentence, doc, said, score, before in zip(
             pool, docs, evidence, lifted, plain, strict=True
         ):
@@ -264,7 +274,7 @@ class Reader:
                     for e in doc.ents
                     if e.label_ in DATES
                 ]
-            for text, label, at in spans(doc, expected):
+            for text, label, at, start, end in spans(doc, expected):
                 key = normalise_name(text)
                 words = content_word_set(text)
                 if not key or text.lower() in asked or named_by(words, question.words):
@@ -286,8 +296,11 @@ class Reader:
                         "near_question": nearness(near_q),
                         "near_date": nearness(near_d),
                         "graph": graph_vote(key, related) / GRAPH_BONUS,
-                        "preferred": float(label in expected.preferred),
+                        "preferred": float(label in expected.preferred or label == DESCRIBED),
                         "head_noun": float(bool(head) and head in text.lower()),
+                        "described": float(described_as(doc, start, end, head)),
+                        "asked_by": float(asked_by(doc, start, end, asking)),
+                        "life_end": _life_value(asked_end, doc, start, end, label),
                         "length": min(len(text.split()), 6) / 6,
                     }
                 )
@@ -443,3 +456,12 @@ class Reader:
         ]
         verdict = "yes" if all(stated) else "no"
         return ShortAnswer(verdict, per_name[0][0], max(relevance), "yes_no")
+
+
+def _life_value(asked: str | None, doc: Any, start: int, end: int, label: str) -> float:
+    """1 for a date giving the end of a life the question asks about ("born" -> the first date
+    of "(1924 – 2005)"), -1 for the other end, 0 where either is unknown."""
+    if asked is None or label not in DATES:
+        return 0.0
+    found = life_end(doc, start, end)
+    return 0.0 if found is None else 1.0 if found == asked else -1.0

@@ -15,6 +15,7 @@ from graphgate.core.types import COOCCURS
 from graphgate.query.answer_type import DATES, NAMED, NUMBERS, ORGS, ExpectedAnswer
 from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.question import Question
+from graphgate.query.reader_syntax import described_as
 
 GRAPH_BONUS = 0.15
 # Multi-hop: how many of the best sentences give bridge names, and what naming one is worth.
@@ -22,6 +23,9 @@ _BRIDGE_FROM = 2
 _BRIDGE_BONUS = 0.2
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_TIMES = re.compile(
+    r"\b(?:once|twice|thrice|(?:\d+|two|three|four|five|six|seven|eight|nine|ten)-times?)\b", re.I
+)
 _NAME = r"[A-Z][\w'.&-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w'.&-]*)*"
 _JOINED = re.compile(rf"({_NAME})\s+and\s+({_NAME})")
 _NAME_JOINERS = frozenset({"of", "the", "and", "&", "de", "la", "von", "van"})
@@ -29,6 +33,8 @@ _NAME_JOINERS = frozenset({"of", "the", "and", "&", "de", "la", "von", "van"})
 _MISTAKEN_FOR_ORG = frozenset({"PERSON", "GPE", "LOC", "FAC"})
 # A proper name the parser gave no entity label: a candidate of no preferred type.
 PROPER_NAME = "PROPER_NAME"
+# A name the sentence calls what the question asks for, whatever the parser's label: preferred.
+DESCRIBED = "DESCRIBED"
 _POSSESSIVE = re.compile(r"\s*'s$|\s*’s$")
 
 
@@ -131,9 +137,14 @@ def compared_value(text: str, by: str | None) -> float | None:
     return None
 
 
-def spans(doc: Any, expected: ExpectedAnswer) -> list[tuple[str, str, int]]:
-    """Candidate answers in one parsed sentence, of the expected kind: text, label, token."""
-    out: list[tuple[str, str, int]] = []
+# A candidate in a parsed sentence: its text, entity label, the token it stands at (its root,
+# for a noun phrase) and the tokens it spans (start, end).
+Span = tuple[str, str, int, int, int]
+
+
+def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
+    """Candidate answers in one parsed sentence, of the expected kind."""
+    out: list[Span] = []
     for ent in doc.ents:
         if ent.label_ not in expected.labels:
             continue
@@ -141,18 +152,37 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[tuple[str, str, int]]:
         if expected.head == "year" and ent.label_ in DATES:
             years = _YEAR.findall(text)
             text = years[0] if years else text
-        out.append((text, str(ent.label_), int(ent.start)))
+        out.append((text, str(ent.label_), int(ent.start), int(ent.start), int(ent.end)))
     if expected.kind == "phrase":
         for chunk in doc.noun_chunks:
             if chunk.root.pos_ in {"PRON", "NUM"}:
                 continue
             words = [t for t in chunk if t.pos_ != "DET"]
             if words:
-                out.append((_as_written(doc, words), "NOUN_PHRASE", int(chunk.root.i)))
+                at = int(chunk.root.i)
+                out.append(
+                    (_as_written(doc, words), "NOUN_PHRASE", at, words[0].i, words[-1].i + 1)
+                )
     if expected.kind == "entity" and expected.preferred & ORGS:
         out += _names_mistaken_for_others(doc, expected)
+    if expected.kind == "entity" and expected.head:
+        # The sentence types a name the parser labelled otherwise: "Ivo Brandt (ORG) is a
+        # Canadian actor" answers "which actor".
+        out += [
+            (_entity_text(ent), DESCRIBED, int(ent.start), int(ent.start), int(ent.end))
+            for ent in doc.ents
+            if ent.label_ in NAMED
+            and ent.label_ not in expected.labels
+            and described_as(doc, ent.start, ent.end, expected.head)
+        ]
     if expected.labels == NUMBERS and not out:
-        out += [(t.text, "CARDINAL", int(t.i)) for t in doc if t.like_num]
+        out += [(t.text, "CARDINAL", int(t.i), int(t.i), int(t.i) + 1) for t in doc if t.like_num]
+    if expected.labels == NUMBERS:  # how many times: "twice", "a two-time All-Star"
+        for found in _TIMES.finditer(str(doc.text)):
+            span = doc.char_span(found.start(), found.end(), alignment_mode="expand")
+            if span is not None:  # in place of the number inside it ("two" of "two-time")
+                out = [c for c in out if not span.start <= c[3] < span.end]
+                out.append((found.group(0), "CARDINAL", span.start, span.start, span.end))
     return out
 
 
@@ -166,13 +196,13 @@ def _as_written(doc: Any, tokens: list[Any]) -> str:
     return _POSSESSIVE.sub("", " ".join(said.split()))
 
 
-def _names_mistaken_for_others(doc: Any, expected: ExpectedAnswer) -> list[tuple[str, str, int]]:
+def _names_mistaken_for_others(doc: Any, expected: ExpectedAnswer) -> list[Span]:
     """The small parser often misses or mislabels a club or a firm named after a place or a
     person ("Kelso Rovers", "Harlow Town"): for an organisation, a name of another type, or a
     proper name the parse gives only as a noun phrase, is a candidate too, of no preferred
     type."""
     out = [
-        (_entity_text(ent), PROPER_NAME, int(ent.start))
+        (_entity_text(ent), PROPER_NAME, int(ent.start), int(ent.start), int(ent.end))
         for ent in doc.ents
         if ent.label_ in _MISTAKEN_FOR_ORG and ent.label_ not in expected.labels
     ]
@@ -186,7 +216,8 @@ def _names_mistaken_for_others(doc: Any, expected: ExpectedAnswer) -> list[tuple
             and all(t.pos_ == "PROPN" or t.lower_ in _NAME_JOINERS for t in words)
         )
         if proper and not any(words[0].i <= i <= words[-1].i for i in taken):
-            out.append((_as_written(doc, words), PROPER_NAME, int(chunk.root.i)))
+            at = int(chunk.root.i)
+            out.append((_as_written(doc, words), PROPER_NAME, at, words[0].i, words[-1].i + 1))
     return out
 
 

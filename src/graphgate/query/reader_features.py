@@ -34,6 +34,9 @@ FEATURES: tuple[str, ...] = (
     "graph",  # an edge joins it to an entity the question names (1: the relation asked)
     "preferred",  # of the type the question prefers (a person for "who")
     "head_noun",  # holds the noun the question asks for ("which university" -> "University of …")
+    "described",  # the sentence calls it what the question asks for ("X is a Canadian actress")
+    "asked_by",  # a word of the question governs it in the sentence ("founded by X")
+    "life_end",  # a lifespan's date: 1 the end asked ("born" -> its first), -1 the other end
     "pool_rank",  # 1 / (1 + the sentence's rank among the reader's sentences)
     "length",  # words in the candidate, up to 6, over 6
     "support",  # log of the number of sentences that state it
@@ -54,6 +57,9 @@ WEIGHTS: dict[str, float] = {
     "graph": 0.15,
     "preferred": 0.3,
     "head_noun": 0.0,
+    "described": 0.3,
+    "asked_by": 0.1,
+    "life_end": 0.3,
     "pool_rank": 0.0,
     "length": 0.0,
     "support": 0.05,

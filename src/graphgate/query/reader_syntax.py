@@ -1,0 +1,114 @@
+"""What a sentence's parse says of one candidate answer (query/reader.py): whether the sentence
+calls it what the question asks for, which end of a life a date in parentheses is, and whether
+a word of the question governs it.
+
+Both read spaCy's dependency parse of the evidence sentence, the same parse the candidates come
+from: no word lists beyond the question's own head noun.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# Dependencies that make one noun a description of another: "the band Euphoria", "Agüero, an
+# Argentine footballer", "the DeCavalcante crime family".
+_DESCRIBES = frozenset({"compound", "appos", "nmod", "conj"})
+_SUBJECTS = frozenset({"nsubj", "nsubjpass"})
+# Lower case only: a title's "Born" ("Natural Born Killers") asks about no life.
+_BIRTH = re.compile(r"\b(born|birth|birthday|birthdate)\b")
+_DEATH = re.compile(r"\b(die|died|dies|death|dead|killed|late)\b")
+_DASHES = frozenset({"-", "–", "—", "to"})
+
+
+def _is_head(token: Any, head: str) -> bool:
+    lower = str(token.lower_)
+    return str(token.lemma_).lower() == head or lower == head or lower.endswith("-" + head)
+
+
+def described_as(doc: Any, start: int, end: int, head: str | None) -> bool:
+    """The sentence calls the candidate (tokens ``start`` to ``end``) a ``head``: "the band
+    Euphoria", "Sergio Agüero, a footballer", "Sandra Oh is a Canadian actress", "the Lakota
+    and Dakota Sioux tribes". The question's "which actress" is then answered by its subject,
+    not by the role named beside it."""
+    if not head or end <= start:
+        return False
+    span = doc[start:end]
+    for token in span:
+        for child in token.children:
+            if not start <= child.i < end and child.dep_ in _DESCRIBES and _is_head(child, head):
+                return True
+        outside = not start <= token.head.i < end
+        if outside and token.dep_ in _DESCRIBES and _is_head(token.head, head):
+            return True
+    root = span.root
+    if root.dep_ in _SUBJECTS:  # "X is a Canadian actress", "X was an actor and singer"
+        for child in root.head.children:
+            if child.dep_ in {"attr", "appos"} and any(
+                _is_head(t, head) for t in (child, *child.conjuncts)
+            ):
+                return True
+    return False
+
+
+def asked_life_end(question: str) -> str | None:
+    """ "birth" or "death" where the question asks when a life began or ended."""
+    if _BIRTH.search(question):
+        return "birth"
+    if _DEATH.search(question):
+        return "death"
+    return None
+
+
+def life_end(doc: Any, start: int, end: int) -> str | None:
+    """Which end of a life a date gives, as encyclopedias write lives: "(born 2 April 1930)"
+    and "(15 June 1924 – 24 April 2005)": "birth", "death" or None (no such parenthesis)."""
+    before = doc[start - 1] if start > 0 else None
+    after = doc[end] if end < len(doc) else None
+    if before is not None and before.lower_ in {"born", "b."}:
+        return "birth"
+    inside = False  # within a parenthesis opened shortly before
+    for token in doc[max(0, start - 12) : start]:
+        inside = token.text in {"(", ";"} or (inside and token.text != ")")
+    if not inside:
+        return None
+    if after is not None and after.text in _DASHES:
+        return "birth"
+    if before is not None and before.text in _DASHES:
+        return "death"
+    return None
+
+
+def asked_by(doc: Any, start: int, end: int, asked: frozenset[str]) -> bool:
+    """The candidate is what a word of the question governs in the sentence: "founded by
+    Betty Cohen" for "a network founded by who?", "the second wife of John Lennon" for "the
+    second wife of what singer?", "Betty Cohen founded it". ``asked`` are the question's
+    content words (not its names); words meet by a common stem of four letters or more."""
+    if end <= start or not asked:
+        return False
+    root = doc[start:end].root
+    governor = root.head
+    if root.dep_ == "pobj" and governor.head is not governor:
+        governor = governor.head  # through the preposition: "founded by X", "wife of X"
+    if governor.i == root.i or start <= governor.i < end:
+        return False
+    return _meets(str(governor.lemma_), asked) or _meets(str(governor.lower_), asked)
+
+
+def _meets(word: str, asked: frozenset[str]) -> bool:
+    """Two words meet where they share a prefix of four letters or more that leaves at most
+    three of either's letters ("selected" and "selection", "founded" and "found")."""
+    w = word.lower()
+    for a in asked:
+        common = next(
+            (i for i, (x, y) in enumerate(zip(w, a, strict=False)) if x != y), min(len(w), len(a))
+        )
+        if common >= 4 and common >= min(len(w), len(a)) - 3:
+            return True
+    return False
+
+
+def asked_words(question: str, words: frozenset[str]) -> frozenset[str]:
+    """The question's content words written in lower case: what it asks, not whom it names."""
+    lower = set(re.findall(r"\b[a-z][a-z-]+\b", question))
+    return frozenset(w for w in words if w in lower)

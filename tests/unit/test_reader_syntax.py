@@ -1,0 +1,246 @@
+"""What the reader reads from a sentence's parse (query/reader_syntax.py) and the answer types
+read from the question's wording (query/answer_type.py), each shown on several phrasings with
+invented names, and end to end through the reader where a rival stands closer to the question's
+words than the answer does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from graphgate.core.config import Settings
+from graphgate.core.spacy_models import load_spacy
+from graphgate.embed import build_embedder
+from graphgate.query.answer import ExtractiveAnswerer
+from graphgate.query.answer_type import NUMBERS, expected_answer
+from graphgate.query.base import RetrievalResult, RetrievedChunk
+from graphgate.query.question import read_question
+from graphgate.query.reader import Reader
+from graphgate.query.reader_features import WEIGHTS
+from graphgate.query.reader_syntax import asked_by, asked_life_end, described_as, life_end
+
+
+@pytest.fixture(scope="module")
+def nlp() -> Any:
+    return load_spacy(Settings().extract.spacy_model, "tests")
+
+
+@pytest.fixture(scope="module")
+def reader_with(nlp: Any) -> Callable[[dict[str, float]], ExtractiveAnswerer]:
+    embedder = build_embedder(Settings().embed)
+    q = Settings().query
+
+    def make(changed: dict[str, float]) -> ExtractiveAnswerer:
+        reader = Reader(
+            lambda: nlp,
+            q.reader_min_support,
+            q.reader_side_similarity,
+            lambda: embedder,
+            q.reader_min_margin,
+            {**WEIGHTS, **changed},
+        )
+        return ExtractiveAnswerer(3, reader)
+
+    return make
+
+
+def _short(answerer: ExtractiveAnswerer, question: str, *passages: str) -> str | None:
+    chunks = [
+        RetrievedChunk(f"c{i}", f"d{i}", text, 0, len(text), 1.0 - i / 10)
+        for i, text in enumerate(passages)
+    ]
+    return answerer.answer(RetrievalResult(question, "vector", chunks), "run").short_answer
+
+
+def _tokens(doc: Any, name: str) -> tuple[int, int]:
+    start = doc.text.index(name)
+    span = doc.char_span(start, start + len(name), alignment_mode="expand")
+    return int(span.start), int(span.end)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "head", "said"),
+    [
+        ("Mara Quinn is a Canadian actress known for her role as Ellen Park.", "Mara Quinn",
+         "actress", True),
+        ("Mara Quinn is a Canadian actress known for her role as Ellen Park.", "Ellen Park",
+         "actress", False),
+        ("Tom Reyes is best known as the founder of the band Velvet Orchard.", "Velvet Orchard",
+         "band", True),
+        ("Tom Reyes is best known as the founder of the band Velvet Orchard.", "Tom Reyes",
+         "band", False),
+        ("Jon Alder, an Argentine footballer, joined the club in 2006.", "Jon Alder",
+         "footballer", True),
+        ("He was tied to the Moretti crime family for a decade.", "Moretti", "family", True),
+        ("Ivo Brandt was a poet and a novelist from Graz.", "Ivo Brandt", "novelist", True),
+        ("Ivo Brandt was a poet and a novelist from Graz.", "Graz", "novelist", False),
+    ],
+)  # fmt: skip
+def test_a_sentence_calls_its_subject_what_is_asked(
+    nlp: Any, sentence: str, name: str, head: str, said: bool
+) -> None:
+    doc = nlp(sentence)
+    assert described_as(doc, *_tokens(doc, name), head) is said
+
+
+@pytest.mark.parametrize(
+    ("sentence", "date", "end"),
+    [
+        ("Ada Lund (3 May 1931 – 9 October 2004) was a painter.", "3 May 1931", "birth"),
+        ("Ada Lund (3 May 1931 – 9 October 2004) was a painter.", "9 October 2004", "death"),
+        ("Bo Vik (born 12 June 1945) is a Swedish printmaker.", "12 June 1945", "birth"),
+        ("Bo Vik moved to Malmö on 12 June 1945 with his family.", "12 June 1945", None),
+    ],
+)
+def test_a_lifespan_date_is_read_as_the_end_it_gives(
+    nlp: Any, sentence: str, date: str, end: str | None
+) -> None:
+    doc = nlp(sentence)
+    assert life_end(doc, *_tokens(doc, date)) == end
+
+
+def test_the_question_asks_for_an_end_of_a_life_only_in_lower_case() -> None:
+    assert asked_life_end("When was Ada Lund born?") == "birth"
+    assert asked_life_end("In which year did the painter die?") == "death"
+    assert asked_life_end('When was "Natural Born Killers" released?') is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "asked", "governed"),
+    [
+        ("It was founded by Rita Moss in 1992.", "Rita Moss", {"network", "founded"}, True),
+        ("She is the second wife of Ivo Brandt.", "Ivo Brandt", {"second", "wife", "singer"},
+         True),
+        ("He was a two-time Pro Bowl selection.", "two-time", {"selected", "times"}, True),
+        ("It was founded by Rita Moss, who was born in Lyon.", "Lyon", {"network", "founded"},
+         False),
+        ("Rita Moss, whose brother is Ivo Brandt, founded it.", "Ivo Brandt",
+         {"network", "founded"}, False),
+    ],
+)  # fmt: skip
+def test_a_word_of_the_question_governs_the_candidate(
+    nlp: Any, sentence: str, name: str, asked: set[str], governed: bool
+) -> None:
+    doc = nlp(sentence)
+    assert asked_by(doc, *_tokens(doc, name), frozenset(asked)) is governed
+
+
+# -- the answer types ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "question",
+    [
+        "At the 2011 census, what was the population of the town where Ada Lund was born?",
+        "What is the seating capacity of the stadium the Lyon Lions play in?",
+        "What was the attendance at the final held in Graz?",
+    ],
+)
+def test_a_head_noun_of_an_amount_asks_for_a_number(nlp: Any, question: str) -> None:
+    read = read_question(question)
+    expected = expected_answer(read, read.parse(lambda: nlp))
+    assert expected.kind == "number"
+    assert expected.labels == NUMBERS
+
+
+@pytest.mark.parametrize(
+    ("question", "head"),
+    [
+        ("What is the name of the pop band founded by one of the film's stars?", "band"),
+        ("What was the title of the album Tom Reyes released in 1999?", "album"),
+        ("What is the name of the river that runs through Graz?", "river"),
+    ],
+)
+def test_the_name_of_a_thing_asks_for_that_thing(nlp: Any, question: str, head: str) -> None:
+    read = read_question(question)
+    assert expected_answer(read, read.parse(lambda: nlp)).head == head
+
+
+@pytest.mark.parametrize(
+    ("question", "nationality"),
+    [
+        ("What genre is the author of the story associated with?", False),
+        ("Which 1988 Telugu comedy had music by Ana Lopez?", False),
+        ("What position did the receiver of the award play?", False),
+        ("What do Ada Lund and Bo Vik have in common?", True),
+        ("What nationality were both of the founders?", True),
+    ],
+)
+def test_a_nationality_answers_only_when_one_is_asked(
+    nlp: Any, question: str, nationality: bool
+) -> None:
+    read = read_question(question)
+    assert ("NORP" in expected_answer(read, read.parse(lambda: nlp)).labels) is nationality
+
+
+@pytest.mark.parametrize(
+    ("question", "options"),
+    [
+        ("Which came first, the forming of The Exies or the birth of Bo Vik?", ("The Exies",
+         "Bo Vik")),
+        ("Which came first the founding of Acme or the birth of Ada Lund?", ("Acme",
+         "Ada Lund")),
+        ("Little Caesars and Pizza Hut opened in the 1950s. Which was the first to sell pizza?",
+         ("Little Caesars", "Pizza Hut")),
+        ("Acme and Globex were founded in Lyon. Which one is older?", ("Acme", "Globex")),
+        # The names are not compared when the clause that joins them is the question itself.
+        ("Which was the first film by Ada Lund and Bo Vik?", ()),
+        ("Ada Lund and Bo Vik met in Lyon. Which city did they move to?", ()),
+    ],
+)  # fmt: skip
+def test_options_named_by_an_event_or_an_earlier_clause(
+    question: str, options: tuple[str, ...]
+) -> None:
+    assert expected_answer(read_question(question)).options == options
+
+
+# -- end to end: the rival stands nearer the question's words ----------------------------------
+@pytest.mark.parametrize(
+    ("actor", "role", "head"),
+    [
+        ("Mara Quinn", "Ellen Park", "actress"),
+        ("Ivo Brandt", "Karl Lenz", "actor"),
+        ("Sun Li", "Dora Vance", "actress"),
+    ],
+)
+def test_which_actress_is_answered_by_whom_the_sentence_calls_one(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], actor: str, role: str,
+    head: str,
+) -> None:  # fmt: skip
+    question = f'Harbor Lights starred which Canadian {head}, known for a role on "Night Ward"?'
+    evidence = (
+        f'{actor} is a Canadian {head} known for the role of {role} on "Night Ward".',
+        f"Harbor Lights is a 2009 drama film starring {actor}.",
+    )
+    assert _short(reader_with({}), question, *evidence) == actor
+
+
+@pytest.mark.parametrize(
+    ("name", "born", "died"),
+    [("Ada Lund", "1931", "2004"), ("Ezra Hale", "1887", "1975"), ("Mina Sato", "1902", "1969")],
+)
+def test_born_and_died_read_the_two_ends_of_a_lifespan(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], name: str, born: str,
+    died: str,
+) -> None:  # fmt: skip
+    evidence = f"{name} (3 May {born} – 9 October {died}) was a painter who led the Lyon academy."
+    answerer = reader_with({})
+    assert _short(answerer, f"In what year was the painter {name} born?", evidence) == born
+    assert _short(answerer, f"In what year did the painter {name} die?", evidence) == died
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "gold"),
+    [
+        ("How many times was Jon Alder selected for the Pro Bowl?",
+         "Jon Alder (born 30 January 1977) is a former cornerback. He was a two-time Pro Bowl "
+         "selection.", "two-time"),
+        ("How many times did Ada Lund win the Lyon Prize?",
+         "Ada Lund won the Lyon Prize twice, in 1960 and in 1964.", "twice"),
+    ],
+)  # fmt: skip
+def test_how_many_times_is_answered_by_a_word_of_times(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str,
+    evidence: str, gold: str,
+) -> None:  # fmt: skip
+    assert _short(reader_with({}), question, evidence) == gold
