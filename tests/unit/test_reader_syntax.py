@@ -60,6 +60,15 @@ def _tokens(doc: Any, name: str) -> tuple[int, int]:
     return int(span.start), int(span.end)
 
 
+def test_a_name_that_only_modifies_the_noun_is_not_called_it(nlp: Any) -> None:
+    """ "The FC Lyra coach Ivo Brandt": the club modifies "coach" but is no coach; it counts
+    as described only where a modifier may be (the Moretti crime family), never to relabel."""
+    doc = nlp("The FC Lyra coach Ivo Brandt left the club in 2019.")
+    club = _tokens(doc, "FC Lyra")
+    assert described_as(doc, *club, "coach") is True
+    assert described_as(doc, *club, "coach", modifier=False) is False
+
+
 @pytest.mark.parametrize(
     ("sentence", "name", "head", "said"),
     [
@@ -111,6 +120,8 @@ def test_the_question_asks_for_an_end_of_a_life_only_in_lower_case() -> None:
     ("sentence", "name", "asked", "governed"),
     [
         ("It was founded by Rita Moss in 1992.", "Rita Moss", {"network", "founded"}, True),
+        ("He was named in honour of his godfather Karl Lenz.", "Karl Lenz",
+         {"musician", "godfather"}, True),
         ("She is the second wife of Ivo Brandt.", "Ivo Brandt", {"second", "wife", "singer"},
          True),
         ("He was a two-time Pro Bowl selection.", "two-time", {"selected", "times"}, True),

@@ -4,8 +4,10 @@ Candidates are the entities, dates, numbers and noun phrases of the best retriev
 (spaCy, the model entity linking loads) of the kind the question expects (query/answer_type.py).
 Each is scored by the sentences that state it: their similarity to the question (the loaded
 embedder), the share of the question's words they contain, where it stands beside the asked
-time's dates, and graph edges between the candidate and the entities the question names
-(the features and weights: query/reader_features.py). A candidate the question names itself is never
+time's dates, graph edges between the candidate and the entities the question names, and
+what the sentence's parse says of it: called what the question asks for, a lifespan's end,
+governed by a question word (query/reader_syntax.py; the features and weights:
+query/reader_features.py). A candidate the question names itself is never
 its answer. Yes/no is decided side by side: each thing the question says is looked for in the
 evidence. Below ``min_support``, or with a rival candidate within ``min_margin`` of the best,
 the reader abstains: a guess stated as an answer is worse than none.

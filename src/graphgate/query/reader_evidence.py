@@ -173,7 +173,7 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
             for ent in doc.ents
             if ent.label_ in NAMED
             and ent.label_ not in expected.labels
-            and described_as(doc, ent.start, ent.end, expected.head)
+            and described_as(doc, ent.start, ent.end, expected.head, modifier=False)
         ]
     if expected.labels == NUMBERS and not out:
         out += [(t.text, "CARDINAL", int(t.i), int(t.i), int(t.i) + 1) for t in doc if t.like_num]

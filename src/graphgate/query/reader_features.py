@@ -4,8 +4,9 @@ Each candidate's occurrence in an evidence sentence is described by the same few
 close its sentence is to the question (embedding cosine, share of the question's words, the
 rank of its passage, a second hop's lift, its fit to the asked time), where it stands in the
 sentence (next to the question's words, next to a date inside the asked time), what the graph
-says of it, whether it is of the preferred type or holds the noun the question asks for, and how
-often the evidence repeats it. A candidate's score is the weighted sum over its best occurrence.
+says of it, whether it is of the preferred type or holds the noun the question asks for, what the
+sentence's parse says of it (query/reader_syntax.py), and how often the evidence repeats it. A
+candidate's score is the weighted sum over its best occurrence.
 
 The weights are set by hand and measured, feature by feature, with
 ``benchmarks/reader_weights.py`` on cases that did not choose them (README). Weights fitted

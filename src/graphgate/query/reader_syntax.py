@@ -26,11 +26,12 @@ def _is_head(token: Any, head: str) -> bool:
     return str(token.lemma_).lower() == head or lower == head or lower.endswith("-" + head)
 
 
-def described_as(doc: Any, start: int, end: int, head: str | None) -> bool:
+def described_as(doc: Any, start: int, end: int, head: str | None, modifier: bool = True) -> bool:
     """The sentence calls the candidate (tokens ``start`` to ``end``) a ``head``: "the band
     Euphoria", "Sergio Agüero, a footballer", "Sandra Oh is a Canadian actress", "the Lakota
     and Dakota Sioux tribes". The question's "which actress" is then answered by its subject,
-    not by the role named beside it."""
+    not by the role named beside it. ``modifier=False`` leaves out the candidate that only
+    modifies the noun ("the Lakota tribes", but also "the FC Flora coach": a coach *of* it)."""
     if not head or end <= start:
         return False
     span = doc[start:end]
@@ -38,7 +39,7 @@ def described_as(doc: Any, start: int, end: int, head: str | None) -> bool:
         for child in token.children:
             if not start <= child.i < end and child.dep_ in _DESCRIBES and _is_head(child, head):
                 return True
-        outside = not start <= token.head.i < end
+        outside = modifier and not start <= token.head.i < end
         if outside and token.dep_ in _DESCRIBES and _is_head(token.head, head):
             return True
     root = span.root
@@ -87,12 +88,20 @@ def asked_by(doc: Any, start: int, end: int, asked: frozenset[str]) -> bool:
     if end <= start or not asked:
         return False
     root = doc[start:end].root
+    for child in root.children:  # "his godfather Georg Telemann" for "whose godfather is whom?"
+        outside = not start <= child.i < end
+        if outside and child.dep_ in {"compound", "appos"} and _meets_either(child, asked):
+            return True
     governor = root.head
     if root.dep_ == "pobj" and governor.head is not governor:
         governor = governor.head  # through the preposition: "founded by X", "wife of X"
     if governor.i == root.i or start <= governor.i < end:
         return False
-    return _meets(str(governor.lemma_), asked) or _meets(str(governor.lower_), asked)
+    return _meets_either(governor, asked)
+
+
+def _meets_either(token: Any, asked: frozenset[str]) -> bool:
+    return _meets(str(token.lemma_), asked) or _meets(str(token.lower_), asked)
 
 
 def _meets(word: str, asked: frozenset[str]) -> bool:
