@@ -59,7 +59,7 @@ WEIGHTS: dict[str, float] = {
     "preferred": 0.3,
     "head_noun": 0.0,
     "described": 0.3,
-    "asked_by": 0.1,
+    "asked_by": 0.0,
     "life_end": 0.3,
     "pool_rank": 0.0,
     "length": 0.0,

@@ -15,6 +15,8 @@ from typing import Any
 # Argentine footballer", "the DeCavalcante crime family".
 _DESCRIBES = frozenset({"compound", "appos", "nmod", "conj"})
 _SUBJECTS = frozenset({"nsubj", "nsubjpass"})
+# What a word governs as its argument: "founded by X" (pobj), "founded X", "X founded".
+_ARGUMENTS = frozenset({"pobj", "dobj", "nsubj", "nsubjpass", "attr", "iobj", "dative"})
 # Lower case only: a title's "Born" ("Natural Born Killers") asks about no life.
 _BIRTH = re.compile(r"\b(born|birth|birthday|birthdate)\b")
 _DEATH = re.compile(r"\b(die|died|dies|death|dead|killed|late)\b")
@@ -88,10 +90,8 @@ def asked_by(doc: Any, start: int, end: int, asked: frozenset[str]) -> bool:
     if end <= start or not asked:
         return False
     root = doc[start:end].root
-    for child in root.children:  # "his godfather Georg Telemann" for "whose godfather is whom?"
-        outside = not start <= child.i < end
-        if outside and child.dep_ in {"compound", "appos"} and _meets_either(child, asked):
-            return True
+    if root.dep_ not in _ARGUMENTS:  # a modifier or an apposition names, it is not governed
+        return False
     governor = root.head
     if root.dep_ == "pobj" and governor.head is not governor:
         governor = governor.head  # through the preposition: "founded by X", "wife of X"
