@@ -26,6 +26,12 @@ NAMED = frozenset(
      "LANGUAGE"}
 )  # fmt: skip
 
+_KIND_OF_LABELS: dict[frozenset[str], AnswerKind] = {
+    DATES: "date",
+    PLACES: "place",
+    NUMBERS: "number",
+}
+
 # Head nouns of "which/what <noun>" that name the answer's entity type (general English; a
 # noun not listed asks for a noun phrase, preferably one containing that noun).
 _HEAD_LABELS: dict[str, frozenset[str]] = {
@@ -99,8 +105,9 @@ _WHICH_OF_THEM = re.compile(
     r"(?:was|is|were|are|came|had|has|did|does|opened|started)\b",
     re.I,
 )
-_NAME = r"[A-Z][\w'.&-]*(?:\s+[A-Z][\w'.&-]*)*"
-_NAMES_JOINED = re.compile(rf"(?<![\w'.&-])({_NAME})\s+and\s+({_NAME})")
+# Two capitalised names joined by "and" ("Little Caesars and Pizza Hut").
+_NAME = r"[A-Z][\w'.&-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w'.&-]*)*"
+NAMES_JOINED = re.compile(rf"({_NAME})\s+and\s+({_NAME})")
 # "the forming of X", "the birth of Y": the event's owner is the option.
 _EVENT_OF = re.compile(r"^(?:the\s+)?(?:[a-z]+\s+){1,2}of\s+(?=[A-Z])")
 _SAME = re.compile(r"\b(same|both)\b", re.I)
@@ -141,16 +148,7 @@ def expected_answer(question: Question, doc: Any | None = None) -> ExpectedAnswe
     if question.kind == "where":
         return ExpectedAnswer("place", PLACES | ORGS, preferred=PLACES)
     if labels is not None:
-        kind: AnswerKind = (
-            "date"
-            if labels == DATES
-            else "place"
-            if labels == PLACES
-            else "number"
-            if labels == NUMBERS
-            else "entity"
-        )
-        return ExpectedAnswer(kind, labels, head, labels)
+        return ExpectedAnswer(_KIND_OF_LABELS.get(labels, "entity"), labels, head, labels)
     if question.kind == "who":
         return ExpectedAnswer("entity", PEOPLE | ORGS, preferred=PEOPLE)
     named = NAMED if _ASKS_GROUP.search(text) else NAMED - {"NORP"}
@@ -230,7 +228,7 @@ def _joined_before(body: str) -> tuple[str, ...]:
     *before, asked = re.split(r"(?<=[.!?])\s+", body)
     if not before or not _WHICH_OF_THEM.search(asked) or _comparison(asked)[0] is None:
         return ()
-    pairs = _NAMES_JOINED.findall(" ".join(before))
+    pairs = NAMES_JOINED.findall(" ".join(before))
     return (pairs[0][0], pairs[0][1]) if len(pairs) == 1 else ()
 
 

@@ -12,7 +12,14 @@ from typing import Any
 from graphgate.core.family_match import stem
 from graphgate.core.text import content_word_set, normalise_name
 from graphgate.core.types import COOCCURS
-from graphgate.query.answer_type import DATES, NAMED, NUMBERS, ORGS, ExpectedAnswer
+from graphgate.query.answer_type import (
+    DATES,
+    NAMED,
+    NAMES_JOINED,
+    NUMBERS,
+    ORGS,
+    ExpectedAnswer,
+)
 from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.question import Question
 from graphgate.query.reader_syntax import described_as
@@ -26,8 +33,6 @@ _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _TIMES = re.compile(
     r"\b(?:once|twice|thrice|(?:\d+|two|three|four|five|six|seven|eight|nine|ten)-times?)\b", re.I
 )
-_NAME = r"[A-Z][\w'.&-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w'.&-]*)*"
-_JOINED = re.compile(rf"({_NAME})\s+and\s+({_NAME})")
 _NAME_JOINERS = frozenset({"of", "the", "and", "&", "de", "la", "von", "van"})
 # Labels the small parser gives names of clubs and firms (a town's, a founder's).
 _MISTAKEN_FOR_ORG = frozenset({"PERSON", "GPE", "LOC", "FAC"})
@@ -226,7 +231,7 @@ def question_names(doc: Any) -> list[str]:
     capitalised names it joins with "and" where the parser found fewer."""
     skip = DATES | NUMBERS | {"ORDINAL", "TIME", "NORP"}
     names = [str(e.text) for e in doc.ents if e.label_ not in skip]
-    joined = _JOINED.search(str(doc.text)[1:])  # not the question's own first word
+    joined = NAMES_JOINED.search(str(doc.text)[1:])  # not the question's own first word
     if len(names) < 2 and joined:
         return [joined.group(1), joined.group(2)]
     return names

@@ -2,7 +2,7 @@
 calls it what the question asks for, which end of a life a date in parentheses is, and whether
 a word of the question governs it.
 
-Both read spaCy's dependency parse of the evidence sentence, the same parse the candidates come
+All three read spaCy's dependency parse of the evidence sentence, the same parse the candidates come
 from: no word lists beyond the question's own head noun.
 """
 
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 from typing import Any
+
+from graphgate.core.family_match import stem
 
 # Dependencies that make one noun a description of another: "the band Euphoria", "Agüero, an
 # Argentine footballer", "the DeCavalcante crime family".
@@ -86,7 +88,7 @@ def asked_by(doc: Any, start: int, end: int, asked: frozenset[str]) -> bool:
     """The candidate is what a word of the question governs in the sentence: "founded by
     Betty Cohen" for "a network founded by who?", "the second wife of John Lennon" for "the
     second wife of what singer?", "Betty Cohen founded it". ``asked`` are the question's
-    content words (not its names); words meet by a common stem of four letters or more."""
+    content words (not its names); words meet by their stem (core/family_match.py)."""
     if end <= start or not asked:
         return False
     root = doc[start:end].root
@@ -101,20 +103,8 @@ def asked_by(doc: Any, start: int, end: int, asked: frozenset[str]) -> bool:
 
 
 def _meets_either(token: Any, asked: frozenset[str]) -> bool:
-    return _meets(str(token.lemma_), asked) or _meets(str(token.lower_), asked)
-
-
-def _meets(word: str, asked: frozenset[str]) -> bool:
-    """Two words meet where they share a prefix of four letters or more that leaves at most
-    three of either's letters ("selected" and "selection", "founded" and "found")."""
-    w = word.lower()
-    for a in asked:
-        common = next(
-            (i for i, (x, y) in enumerate(zip(w, a, strict=False)) if x != y), min(len(w), len(a))
-        )
-        if common >= 4 and common >= min(len(w), len(a)) - 3:
-            return True
-    return False
+    stems = {stem(str(token.lemma_)), stem(str(token.lower_))}
+    return any(stem(a) in stems for a in asked)
 
 
 def asked_words(question: str, words: frozenset[str]) -> frozenset[str]:
