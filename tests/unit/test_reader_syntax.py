@@ -257,3 +257,75 @@ def test_how_many_times_is_answered_by_a_word_of_times(
     evidence: str, gold: str,
 ) -> None:  # fmt: skip
     assert _short(reader_with({}), question, evidence) == gold
+
+
+@pytest.mark.parametrize(
+    ("question", "counted"),
+    [
+        ("The singer of Night Ward has sold more than how many records worldwide?", "record"),
+        ("How many goals did Ivo Brandt score for FC Lyra?", "goal"),
+        ("How many full-time employees does the firm Ada Lund founded have?", "employee"),
+        ("How much money did Harbor Lights earn?", "money"),
+        ("How many were there?", None),
+    ],
+)
+def test_how_many_asks_for_a_number_of_the_noun_it_counts(
+    nlp: Any, question: str, counted: str | None
+) -> None:
+    read = read_question(question)
+    expected = expected_answer(read, read.parse(lambda: nlp))
+    assert expected.kind == "number" and expected.head == counted
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "gold"),
+    [
+        ("The singer of Night Ward has sold more than how many records worldwide?",
+         ('"Night Ward" is a song by Mara Quinn that reached number three in 14 countries.',
+          "Mara Quinn has sold more than 30 million records worldwide."), "30 million"),
+        ("How many goals did Ivo Brandt score for FC Lyra in 2009?",
+         ("Ivo Brandt played 12 matches for FC Lyra in 2009, wearing the number 7 shirt.",
+          "He scored 5 goals for FC Lyra that year."), "5"),
+        ("How many employees did Harbor Foods have in 2015?",
+         ("Harbor Foods ran 40 stores across 3 states in 2015.",
+          "In 2015 the company had 2,100 employees."), "2,100"),
+    ],
+)  # fmt: skip
+def test_a_number_of_what_is_counted_answers_over_other_numbers(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str,
+    evidence: tuple[str, str], gold: str,
+) -> None:  # fmt: skip
+    short = _short(reader_with({}), question, *evidence)
+    assert short is not None and gold in short
+
+
+@pytest.mark.parametrize(
+    "evidence",
+    [
+        "Jon Alder (born January 30, 1977) is a former cornerback who played in the league.",
+        "Ada Lund (3 May 1931 – 9 October 2004) won the Lyon Prize.",
+    ],
+)
+def test_the_day_and_year_of_a_date_count_nothing(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], evidence: str
+) -> None:
+    """A sentence with no number but a date: its digits are no answer to "how many"."""
+    question = "How many seasons did Jon Alder play, and how many prizes did Ada Lund win?"
+    assert _short(reader_with({}), question, evidence) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "gold"),
+    [
+        ("Harbor Lights originally premiered on which date?",
+         "Harbor Lights is a drama series that originally aired from September 23, 1962, and "
+         "was revived with new episodes in 1987.", "September 23, 1962"),
+        ("On what date was the Lyon Prize first awarded?",
+         "The Lyon Prize, endowed in 1950, was first awarded on 3 May 1954.", "3 May 1954"),
+    ],
+)  # fmt: skip
+def test_which_date_is_answered_by_a_day_not_a_year(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str, evidence: str,
+    gold: str,
+) -> None:  # fmt: skip
+    assert _short(reader_with({}), question, evidence) == gold

@@ -138,7 +138,7 @@ def expected_answer(question: Question, doc: Any | None = None) -> ExpectedAnswe
             "option", frozenset(), options=options, compared_by=compared_by, least_wins=least
         )
     if question.kind == "count" or re.search(r"\bhow (many|much)\b", text, re.I):
-        return ExpectedAnswer("number", NUMBERS, preferred=NUMBERS)
+        return ExpectedAnswer("number", NUMBERS, _counted_noun(text, doc), NUMBERS)
     if re.search(r"\bhow (old|long)\b", text, re.I):
         return ExpectedAnswer("number", NUMBERS | DATES, preferred=NUMBERS | DATES)
     head = _head_noun(text, doc)
@@ -188,6 +188,25 @@ def _head_noun(text: str, doc: Any | None) -> str | None:
                 return nouns[-1] if nouns else None
         return None
     found = re.search(r"\b(?:which|what|whose)\s+([a-z]+)", text, re.I)
+    return found.group(1).lower().rstrip("s") if found else None
+
+
+def _counted_noun(text: str, doc: Any | None) -> str | None:
+    """What "how many" counts ("how many records" -> record, "how many times" -> time): a
+    number the evidence gives of that noun answers it."""
+    if doc is not None:
+        for token in doc:
+            if (
+                token.lower_ in {"many", "much"}
+                and token.i > 0
+                and doc[token.i - 1].lower_ == "how"
+            ):
+                counted = token.head  # "many" modifies what it counts
+                if counted.i > token.i and counted.pos_ == "NOUN":
+                    return str(counted.lemma_).lower()
+                return None
+        return None
+    found = re.search(r"\bhow (?:many|much)\s+([a-z]+)", text, re.I)
     return found.group(1).lower().rstrip("s") if found else None
 
 

@@ -254,6 +254,8 @@ class Reader:
         plain = [e.relevance for e in evidence]
         lifted = second_hop(question, pool, docs, plain)
         head = expected.head or ""
+        # "How many records": a number of records is of the type asked, any other number not.
+        counted = expected.kind == "number" and bool(head)
         asked_end = asked_life_end(question.text)
         asking = asked_words(question.text, question.words)
         for sentence, doc, said, score, before in zip(
@@ -281,6 +283,7 @@ class Reader:
                 words = content_word_set(text)
                 if not key or text.lower() in asked or named_by(words, question.words):
                     continue  # the question names it: not its answer
+                described = described_as(doc, start, end, head)
                 near_q = min((abs(at - i) for i in asked_at), default=None)
                 near_d = min((abs(at - i) for i in dated_at), default=None)
                 # The date nearest the candidate says when its fact began.
@@ -298,9 +301,13 @@ class Reader:
                         "near_question": nearness(near_q),
                         "near_date": nearness(near_d),
                         "graph": graph_vote(key, related) / GRAPH_BONUS,
-                        "preferred": float(label in expected.preferred or label == DESCRIBED),
+                        "preferred": float(
+                            described
+                            if counted
+                            else label in expected.preferred or label == DESCRIBED
+                        ),
                         "head_noun": float(bool(head) and head in text.lower()),
-                        "described": float(described_as(doc, start, end, head)),
+                        "described": float(described),
                         "asked_by": float(asked_by(doc, start, end, asking)),
                         "life_end": _life_value(asked_end, doc, start, end, label),
                         "length": min(len(text.split()), 6) / 6,

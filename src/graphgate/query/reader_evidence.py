@@ -22,7 +22,7 @@ from graphgate.query.answer_type import (
 )
 from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.question import Question
-from graphgate.query.reader_syntax import described_as
+from graphgate.query.reader_syntax import MONTH, TIMES, described_as
 
 GRAPH_BONUS = 0.15
 # Multi-hop: how many of the best sentences give bridge names, and what naming one is worth.
@@ -30,9 +30,7 @@ _BRIDGE_FROM = 2
 _BRIDGE_BONUS = 0.2
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
-_TIMES = re.compile(
-    r"\b(?:once|twice|thrice|(?:\d+|two|three|four|five|six|seven|eight|nine|ten)-times?)\b", re.I
-)
+_TIMED = frozenset({"DATE", "TIME"})
 _NAME_JOINERS = frozenset({"of", "the", "and", "&", "de", "la", "von", "van"})
 # Labels the small parser gives names of clubs and firms (a town's, a founder's).
 _MISTAKEN_FOR_ORG = frozenset({"PERSON", "GPE", "LOC", "FAC"})
@@ -180,10 +178,16 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
             and ent.label_ not in expected.labels
             and described_as(doc, ent.start, ent.end, expected.head, modifier=False)
         ]
-    if expected.labels == NUMBERS and not out:
-        out += [(t.text, "CARDINAL", int(t.i), int(t.i), int(t.i) + 1) for t in doc if t.like_num]
+    if expected.labels == NUMBERS and not out:  # a number the parser left unlabelled
+        dated = {i for e in doc.ents if e.label_ in _TIMED for i in range(e.start, e.end)}
+        dated |= {t.i + d for t in doc if MONTH.fullmatch(t.text) for d in (-1, 1)}
+        out += [
+            (t.text, "CARDINAL", int(t.i), int(t.i), int(t.i) + 1)
+            for t in doc
+            if t.like_num and t.i not in dated  # not the day or year of a date
+        ]
     if expected.labels == NUMBERS:  # how many times: "twice", "a two-time All-Star"
-        for found in _TIMES.finditer(str(doc.text)):
+        for found in TIMES.finditer(str(doc.text)):
             span = doc.char_span(found.start(), found.end(), alignment_mode="expand")
             if span is not None:  # in place of the number inside it ("two" of "two-time")
                 out = [c for c in out if not span.start <= c[3] < span.end]

@@ -35,7 +35,7 @@ FEATURES: tuple[str, ...] = (
     "graph",  # an edge joins it to an entity the question names (1: the relation asked)
     "preferred",  # of the type the question prefers (a person for "who")
     "head_noun",  # holds the noun the question asks for ("which university" -> "University of …")
-    "described",  # the sentence calls it what the question asks for ("X is a Canadian actress")
+    "described",  # the sentence calls it what is asked ("X is a Canadian actress", "5 goals")
     "asked_by",  # a word of the question governs it in the sentence ("founded by X")
     "life_end",  # a lifespan's date: 1 the end asked ("born" -> its first), -1 the other end
     "pool_rank",  # 1 / (1 + the sentence's rank among the reader's sentences)

@@ -15,13 +15,25 @@ from graphgate.core.family_match import stem
 
 # Dependencies that make one noun a description of another: "the band Euphoria", "Agüero, an
 # Argentine footballer", "the DeCavalcante crime family".
-_DESCRIBES = frozenset({"compound", "appos", "nmod", "conj"})
+# A number of what the question counts: "150 million records" (nummod), "12 goals".
+_DESCRIBES = frozenset({"compound", "appos", "nmod", "conj", "nummod"})
 _SUBJECTS = frozenset({"nsubj", "nsubjpass"})
 # What a word governs as its argument: "founded by X" (pobj), "founded X", "X founded".
 _ARGUMENTS = frozenset({"pobj", "dobj", "nsubj", "nsubjpass", "attr", "iobj", "dative"})
 # Lower case only: a title's "Born" ("Natural Born Killers") asks about no life.
 _BIRTH = re.compile(r"\b(born|birth|birthday|birthdate)\b")
 _DEATH = re.compile(r"\b(die|died|dies|death|dead|killed|late)\b")
+# How many times, in a word: "twice", "a two-time All-Star".
+TIMES = re.compile(
+    r"\b(?:once|twice|thrice|(?:\d+|two|three|four|five|six|seven|eight|nine|ten)-times?)\b", re.I
+)
+_MONTHS = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
+)
+MONTH = re.compile(_MONTHS)
+# "Which date": a day of a month ("September 23, 1962", "23 September"), not a bare year.
+_DAY_OF_MONTH = re.compile(rf"\b(?:{_MONTHS}\s+\d{{1,2}}\b|\d{{1,2}}\s+{_MONTHS})")
 _DASHES = frozenset({"-", "–", "—", "to"})
 
 
@@ -35,10 +47,16 @@ def described_as(doc: Any, start: int, end: int, head: str | None, modifier: boo
     Euphoria", "Sergio Agüero, a footballer", "Sandra Oh is a Canadian actress", "the Lakota
     and Dakota Sioux tribes". The question's "which actress" is then answered by its subject,
     not by the role named beside it. ``modifier=False`` leaves out the candidate that only
-    modifies the noun ("the Lakota tribes", but also "the FC Flora coach": a coach *of* it)."""
+    modifies the noun ("the Lakota tribes", but also "the FC Flora coach": a coach *of* it).
+    A number is called what it counts ("150 million records" for "how many records"; "twice"
+    for "how many times"), a date what "which date" asks for where it gives a day of a month."""
     if not head or end <= start:
         return False
     span = doc[start:end]
+    if head == "time" and TIMES.fullmatch(span.text.strip()):
+        return True  # "how many times": "twice", "a two-time champion"
+    if head in {"date", "day"} and _DAY_OF_MONTH.search(span.text):
+        return True
     for token in span:
         for child in token.children:
             if not start <= child.i < end and child.dep_ in _DESCRIBES and _is_head(child, head):
