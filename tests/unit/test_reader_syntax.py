@@ -329,3 +329,40 @@ def test_which_date_is_answered_by_a_day_not_a_year(
     gold: str,
 ) -> None:  # fmt: skip
     assert _short(reader_with({}), question, evidence) == gold
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What position did the winner of the 2009 Lyon Cup play?", "category"),
+        ("What was the profession of Ada Lund, whose life was filmed in Graz?", "category"),
+        ("What type of establishments adjust their betting lines on the news?", "category"),
+        ("Which kind of platforms offer welcome bonuses?", "category"),
+        ("What kind of city is Graz?", "place"),  # a named type's noun keeps its names
+        ("What team did Ivo Brandt play for?", "entity"),
+    ],
+)
+def test_what_position_or_type_asks_for_a_common_noun(nlp: Any, question: str, kind: str) -> None:
+    read = read_question(question)
+    expected = expected_answer(read, read.parse(lambda: nlp))
+    assert expected.kind == kind
+    if kind == "category":
+        assert expected.labels == frozenset()  # no name answers it
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "gold"),
+    [
+        ("What position does Ivo Brandt play?",
+         "Ivo Brandt is a Portuguese footballer who plays as a central defender for FC Lyra.",
+         "central defender"),
+        ("What type of establishments adjust their betting lines after injury news?",
+         "Sportsbooks such as Caesars adjust their betting lines after injury news.",
+         "Sportsbooks"),
+    ],
+)  # fmt: skip
+def test_a_category_is_answered_by_a_common_noun_not_a_name(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str, evidence: str,
+    gold: str,
+) -> None:  # fmt: skip
+    assert _short(reader_with({}), question, evidence) == gold

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from graphgate.query.question import Question
 
-AnswerKind = Literal["entity", "date", "place", "number", "option", "yes_no", "phrase"]
+AnswerKind = Literal["entity", "date", "place", "number", "option", "yes_no", "phrase", "category"]
 
 PEOPLE = frozenset({"PERSON"})
 ORGS = frozenset({"ORG"})
@@ -78,6 +78,15 @@ _HEAD_LABELS: dict[str, frozenset[str]] = {
 # A nationality or group ("American", "Indian") answers only a question that asks for one: to
 # any other "what/which" it is the answer's description, rarely the answer.
 _ASKS_GROUP = re.compile(r"\b(in common|nationality|nationalities|origin|descent|ethnic)", re.I)
+# What a thing is rather than which one: "what position did X play" (striker), "what type of
+# establishments" (sportsbooks). A common noun answers, not a name.
+_CATEGORY_HEADS = frozenset(
+    {"position", "profession", "occupation", "job", "role", "genre", "sport", "instrument",
+     "species", "breed", "discipline"}
+)  # fmt: skip
+_KINDS = frozenset({"kind", "kinds", "type", "types", "sort", "sorts", "form", "forms"})
+_KIND_OF = re.compile(r"\b(?:what|which)\s+(?:type|kind|sort|form)s?\s+of\b", re.I)
+NOUN_PHRASE = "NOUN_PHRASE"
 # "What is the name of the band …": the named thing's noun is the head, not "name".
 _NAME_OF = frozenset({"name", "title"})
 
@@ -149,6 +158,8 @@ def expected_answer(question: Question, doc: Any | None = None) -> ExpectedAnswe
         return ExpectedAnswer("place", PLACES | ORGS, preferred=PLACES)
     if labels is not None:
         return ExpectedAnswer(_KIND_OF_LABELS.get(labels, "entity"), labels, head, labels)
+    if question.kind in {"what", "which"} and (head in _CATEGORY_HEADS or _KIND_OF.search(text)):
+        return ExpectedAnswer("category", frozenset(), head, frozenset({NOUN_PHRASE}))
     if question.kind == "who":
         return ExpectedAnswer("entity", PEOPLE | ORGS, preferred=PEOPLE)
     named = NAMED if _ASKS_GROUP.search(text) else NAMED - {"NORP"}
@@ -167,12 +178,14 @@ def _head_noun(text: str, doc: Any | None) -> str | None:
                 ]  # fmt: skip
                 if named:
                     return str(named[0].lemma_).lower()
+        # The first wh-word asks: "what was the profession of X, whose life …" asks no life.
+        asking = next((t.i for t in doc if t.lower_ in {"which", "what", "whose"}), None)
         for chunk in doc.noun_chunks:  # "Which American higher learning institution"
-            if chunk[0].lower_ in {"which", "what", "whose"} and len(chunk) > 1:
-                return str(chunk.root.lemma_).lower()
+            if chunk[0].i == asking and len(chunk) > 1:
+                return _kind_of(chunk.root)
         for token in doc:
-            if token.lower_ in {"which", "what", "whose"} and token.dep_ == "det":
-                return str(token.head.lemma_).lower()
+            if token.i == asking and token.dep_ == "det":
+                return _kind_of(token.head)
         for token in doc:  # "what kind of city", "which of the films", a parse gone wrong
             if token.lower_ in {"which", "what"}:
                 nouns: list[str] = []
@@ -189,6 +202,15 @@ def _head_noun(text: str, doc: Any | None) -> str | None:
         return None
     found = re.search(r"\b(?:which|what|whose)\s+([a-z]+)", text, re.I)
     return found.group(1).lower().rstrip("s") if found else None
+
+
+def _kind_of(noun: Any) -> str:
+    """ "What kind of city": city; any other noun itself."""
+    if noun.lower_ in _KINDS:
+        kinds = [o for c in noun.children if c.lower_ == "of" for o in c.children]
+        if kinds and kinds[0].pos_ in {"NOUN", "PROPN"}:
+            return str(kinds[0].lemma_).lower()
+    return str(noun.lemma_).lower()
 
 
 def _counted_noun(text: str, doc: Any | None) -> str | None:

@@ -16,6 +16,7 @@ from graphgate.query.answer_type import (
     DATES,
     NAMED,
     NAMES_JOINED,
+    NOUN_PHRASE,
     NUMBERS,
     ORGS,
     ExpectedAnswer,
@@ -156,6 +157,16 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
             years = _YEAR.findall(text)
             text = years[0] if years else text
         out.append((text, str(ent.label_), int(ent.start), int(ent.start), int(ent.end)))
+    if expected.kind == "category":  # a common noun: "a striker", "sportsbooks"
+        named = {i for e in doc.ents for i in range(e.start, e.end)}
+        for chunk in doc.noun_chunks:
+            words = [t for t in chunk if t.pos_ not in {"DET", "PRON"}]
+            common = chunk.root.pos_ == "NOUN" or (
+                chunk.root.pos_ == "PROPN" and chunk.root.i not in named
+            )
+            if words and common and not any(t.i in named for t in words):
+                at = int(chunk.root.i)
+                out.append((_as_written(doc, words), NOUN_PHRASE, at, words[0].i, words[-1].i + 1))
     if expected.kind == "phrase":
         for chunk in doc.noun_chunks:
             if chunk.root.pos_ in {"PRON", "NUM"}:
@@ -163,9 +174,7 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
             words = [t for t in chunk if t.pos_ != "DET"]
             if words:
                 at = int(chunk.root.i)
-                out.append(
-                    (_as_written(doc, words), "NOUN_PHRASE", at, words[0].i, words[-1].i + 1)
-                )
+                out.append((_as_written(doc, words), NOUN_PHRASE, at, words[0].i, words[-1].i + 1))
     if expected.kind == "entity" and expected.preferred & ORGS:
         out += _names_mistaken_for_others(doc, expected)
     if expected.kind == "entity" and expected.head:
