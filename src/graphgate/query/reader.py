@@ -36,6 +36,7 @@ from graphgate.query.reader_evidence import (
     DESCRIBED,
     GRAPH_BONUS,
     Sentence,
+    abbreviates,
     compared_value,
     context_share,
     graph_vote,
@@ -281,7 +282,12 @@ class Reader:
             for text, label, at, start, end in spans(doc, expected):
                 key = normalise_name(text)
                 words = content_word_set(text)
-                if not key or text.lower() in asked or named_by(words, question.words):
+                if (
+                    not key
+                    or text.lower() in asked
+                    or named_by(words, question.words)
+                    or abbreviates(text, question.text)
+                ):
                     continue  # the question names it: not its answer
                 described = described_as(doc, start, end, head)
                 near_q = min((abs(at - i) for i in asked_at), default=None)

@@ -31,6 +31,8 @@ _BRIDGE_FROM = 2
 _BRIDGE_BONUS = 0.2
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_INITIALS = re.compile(r"[A-Z]{3,6}")
+_CAPITALISED_RUN = re.compile(r"[A-Z][\w'-]*(?:\s+(?:(?:of|and|the|&)\s+)?[A-Z][\w'-]*)+")
 _TIMED = frozenset({"DATE", "TIME"})
 _NAME_JOINERS = frozenset({"of", "the", "and", "&", "de", "la", "von", "van"})
 # Labels the small parser gives names of clubs and firms (a town's, a founder's).
@@ -109,6 +111,19 @@ def named_by(words: set[str], asked: frozenset[str]) -> bool:
     Ghost of Jacob Marley"): the question names it. "Hank Williams Jr." asked about "Audrey
     Williams" is not named by it."""
     return bool(words) and len(words & asked) >= max(1, 2 * len(words) / 3)
+
+
+def abbreviates(candidate: str, question: str) -> bool:
+    """The candidate is the initials of a name the question gives ("TWF" for "Thumb Wrestling
+    Federation"): the question names it too."""
+    letters = candidate.strip(" .").replace(".", "")
+    if not _INITIALS.fullmatch(letters):
+        return False
+    for run in _CAPITALISED_RUN.findall(question):
+        initials = "".join(w[0] for w in run.split() if w.lower() not in _NAME_JOINERS)
+        if letters.upper() == initials.upper():
+            return True
+    return False
 
 
 def share(words: frozenset[str] | set[str], text: str) -> float:
