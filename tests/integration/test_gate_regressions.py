@@ -24,13 +24,6 @@ from graphgate.gates.injections import INJECTIONS, Injection
 from graphgate.gates.runner import GatesReport
 from tests.conftest import DEMO_CORPUS
 
-UNMERGED = {"resolve": {"use_embeddings": False, "similarity_threshold": 1.0}}
-
-
-def _index(ws_path: Path, **overrides: Any) -> str:
-    with Workspace(ws_path, **overrides) as ws:
-        return ws.index(DEMO_CORPUS, full=True).run_id
-
 
 def _judged(ws_path: Path, run_id: str, baseline: str) -> GatesReport:
     with Workspace(ws_path) as ws:
@@ -44,41 +37,6 @@ def _flagged(report: GatesReport) -> set[tuple[str, str]]:
         for metric, verdict in r.verdicts.items()
         if verdict in {"WARN", "FAIL"}
     }
-
-
-@pytest.mark.slow
-def test_resolution_regressions_are_flagged_by_rules_and_by_history(tmp_path: Path) -> None:
-    ws = tmp_path / "ws"
-    base = _index(ws)
-    with Workspace(ws) as workspace:
-        workspace.set_baseline(base)
-    other_seed = _index(ws, seed=1)
-    unmerged = _index(ws, **UNMERGED)
-
-    # Fixed rules: too little history (the baseline and one other seed).
-    report = _judged(ws, other_seed, base)
-    assert _flagged(report) == set() and report.notes[-1].startswith("thresholds: fixed rules")
-    report = _judged(ws, unmerged, base)
-    assert {("graph", "near_duplicate_rate"), ("community", "baseline_ari_gap")} <= _flagged(report)
-    resolution = next(n for n in report.notes if n.startswith("entity resolution"))
-    assert "short form" in resolution  # the samples name pairs resolution used to merge
-    assert any("more than a change of seed" in n for n in report.notes)
-
-    # Calibrated: three more seeds of the baseline's settings; the current run stays current.
-    with Workspace(ws) as workspace:
-        current = workspace.runs.current_id()
-        made, calibrated = workspace.calibrate_gates(3)
-        assert len(made) == 3 and workspace.runs.current_id() == current
-    assert calibrated.notes[-1].startswith("thresholds: history of")
-
-    report = _judged(ws, other_seed, base)
-    assert _flagged(report) == set()
-    assert report.notes[-1].startswith("thresholds: history of 4 comparable runs")
-    report = _judged(ws, unmerged, base)
-    flagged = _flagged(report)
-    assert ("graph", "near_duplicate_rate") in flagged
-    graph = next(r for r in report.results if r.gate == "graph")
-    assert "of 4 comparable runs" in graph.reasons["near_duplicate_rate"]
 
 
 def test_calibration_refuses_settings_the_run_was_not_indexed_with(
@@ -121,6 +79,40 @@ def sensitivity(tmp_path_factory: pytest.TempPathFactory) -> SensitivityReport:
         )
     )
     return gate_sensitivity(root / "ws", DEMO_CORPUS, seeds=3, testset=testset)
+
+
+# Judged by the fixed rules: more comparable runs needed than any workspace holds, no window.
+FIXED_RULES = {"gates": {"history_min_runs": 1000, "history_window": 0}}
+
+
+@pytest.mark.slow
+def test_resolution_regressions_are_flagged_by_rules_and_by_history(
+    sensitivity: SensitivityReport,
+) -> None:
+    """Resolution that stops merging two names of one entity (no embeddings, exact names
+    only), judged by the fixed rules and by the calibrated history of the same workspace; a
+    seed outside the history is judged clean both ways."""
+    rows = {r.name: r for r in sensitivity.rows}
+    base, other_seed = sensitivity.baseline, rows[ANOTHER_SEED].run_id
+    unmerged = rows["resolution without embedding merges"]
+    assert next(i for i in INJECTIONS if i.name == unmerged.name).settings == {
+        "resolve": {"use_embeddings": False, "similarity_threshold": 1.0}
+    }
+    with Workspace(sensitivity.workspace, **FIXED_RULES) as ws:
+        report = ws.gates(other_seed, base)
+        assert _flagged(report) == set() and report.notes[-1].startswith("thresholds: fixed rules")
+        report = ws.gates(unmerged.run_id, base)
+    assert {("graph", "near_duplicate_rate"), ("community", "baseline_ari_gap")} <= _flagged(report)
+    resolution = next(n for n in report.notes if n.startswith("entity resolution"))
+    assert "short form" in resolution  # the samples name pairs resolution used to merge
+    assert any("more than a change of seed" in n for n in report.notes)
+
+    with Workspace(sensitivity.workspace) as ws:  # the history the fixture calibrated
+        report = ws.gates(unmerged.run_id, base)
+    assert report.notes[-1].startswith("thresholds: history of")
+    assert ("graph", "near_duplicate_rate") in _flagged(report)
+    graph = next(r for r in report.results if r.gate == "graph")
+    assert "comparable runs" in graph.reasons["near_duplicate_rate"], graph.reasons
 
 
 @pytest.mark.slow

@@ -366,3 +366,27 @@ def test_a_category_is_answered_by_a_common_noun_not_a_name(
     gold: str,
 ) -> None:  # fmt: skip
     assert _short(reader_with({}), question, evidence) == gold
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence"),
+    [
+        ("Which of the Lund children is ill?", "'Not now,' cried Bob Lund, looking round."),
+        ("Which of the Brandt brothers moved to Graz?", "'Graz?' said Ivo Brandt."),
+        ("Which Quinn sister won the Lyon Prize?", "'Never,' whispered Mara Quinn."),
+    ],
+)
+def test_a_question_word_inside_the_candidate_supports_nothing(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str, evidence: str
+) -> None:
+    """The sentence holds the question's family name only inside the candidate's own name:
+    nothing beside it says the candidate is what is asked, so the reader abstains."""
+    assert _short(reader_with({}), question, evidence) is None
+
+
+def test_the_asked_noun_inside_the_candidate_still_supports_it(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+) -> None:
+    question = "Which university did the painter Ivo Brandt attend?"
+    evidence = "The painter Ivo Brandt attended the University of Graz from 1950."
+    assert _short(reader_with({}), question, evidence) == "the University of Graz"

@@ -290,6 +290,9 @@ class Reader:
                 ):
                     continue  # the question names it: not its answer
                 described = described_as(doc, start, end, head)
+                # "' cried Bob Cratchit." holds "Cratchit" for "which of the Cratchit children"
+                # only inside the candidate: a word of the question counts beside it, not in it.
+                inside = _share_inside(question.words, doc, start, end, head)
                 near_q = min((abs(at - i) for i in asked_at), default=None)
                 near_d = min((abs(at - i) for i in dated_at), default=None)
                 # The date nearest the candidate says when its fact began.
@@ -320,13 +323,14 @@ class Reader:
                     }
                 )
                 value = occurrence.score(self.weights, 1)
+                support = score - _SHARE_WEIGHT * inside
                 found = candidates.get(key)
                 if found is None:
-                    candidates[key] = _Candidate(text, value, sentence, score, occurrence)
+                    candidates[key] = _Candidate(text, value, sentence, support, occurrence)
                 else:
                     found.support += 1
                     if value > found.score:
-                        found.score, found.sentence, found.relevance = value, sentence, score
+                        found.score, found.sentence, found.relevance = value, sentence, support
                         found.occurrence = occurrence
         return sorted(candidates.values(), key=lambda c: (-self._total(c), len(c.text)))
 
@@ -471,6 +475,15 @@ class Reader:
         ]
         verdict = "yes" if all(stated) else "no"
         return ShortAnswer(verdict, per_name[0][0], max(relevance), "yes_no")
+
+
+def _share_inside(asked: frozenset[str], doc: Any, start: int, end: int, head: str) -> float:
+    """The share of the question's words the sentence holds only inside the candidate (the
+    noun the question asks for, "University" of "University of Arizona", still counts)."""
+    text = str(doc.text)
+    begin, stop = doc[start].idx, doc[end - 1].idx + len(doc[end - 1].text)
+    kept = head if head and head in text[begin:stop].lower() else ""
+    return max(0.0, share(asked, text) - share(asked, f"{text[:begin]} {kept} {text[stop:]}"))
 
 
 def _life_value(asked: str | None, doc: Any, start: int, end: int, label: str) -> float:
