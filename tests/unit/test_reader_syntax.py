@@ -390,3 +390,24 @@ def test_the_asked_noun_inside_the_candidate_still_supports_it(
     question = "Which university did the painter Ivo Brandt attend?"
     evidence = "The painter Ivo Brandt attended the University of Graz from 1950."
     assert _short(reader_with({}), question, evidence) == "the University of Graz"
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "country1", "country2", "gold"),
+    [
+        ("Lyon Regional Airport", "Graz Regional Airport", "France", "Austria", "no"),
+        ("Mara Valley Dam", "Tollen Valley Dam", "Canada", "Canada", "yes"),
+        ("Kessel State University", "Brandt State University", "Germany", "Poland", "no"),
+    ],
+)
+def test_names_sharing_a_head_are_told_apart_by_their_own_words(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], first: str, second: str,
+    country1: str, country2: str, gold: str,
+) -> None:  # fmt: skip
+    """ "Airport" ends both names: a sentence about one is not about the other."""
+    question = f"Are {first} and {second} in the same country?"
+    evidence = (
+        f"{first} is located near the city centre of Lyon in {country1}.",
+        f"{second} is located near the city centre of Graz in {country2}.",
+    )
+    assert _short(reader_with({}), question, *evidence) == gold

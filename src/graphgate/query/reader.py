@@ -448,8 +448,8 @@ class Reader:
             said -= content_word_set(name)
         same = asks_same(question.text) and "both" not in question.text.lower().split()
         per_name: list[list[Sentence]] = []
-        for name in names[:2]:
-            about = [s for s in pool if mentions_name(name, s.text)]
+        for name, other in ((names[0], names[1]), (names[1], names[0])):
+            about = [s for s in pool if _mentions_own(name, other, s.text)]
             if not about:
                 return None
             per_name.append(about)
@@ -457,7 +457,13 @@ class Reader:
             values = []
             for about in per_name:
                 docs = self._parse([s.text for s in about])
-                found = [e.text for d in docs for e in d.ents if e.label_ in {"NORP", "GPE"}]
+                found = [
+                    e.text
+                    for d in docs
+                    for e in d.ents
+                    if e.label_ in {"NORP", "GPE"}
+                    and not content_word_set(e.text) <= question.words  # a name, not a value
+                ]
                 values.append({normalise_name(v) for v in found[:2]})
             if not all(values):
                 return None
@@ -475,6 +481,16 @@ class Reader:
         ]
         verdict = "yes" if all(stated) else "no"
         return ShortAnswer(verdict, per_name[0][0], max(relevance), "yes_no")
+
+
+def _mentions_own(name: str, other: str, text: str) -> bool:
+    """The sentence names ``name`` by the words that set it apart from ``other`` ("Watertown"
+    of "Watertown International Airport" beside "Alexandria International Airport"): the
+    head they share names either."""
+    own = content_word_set(name) - content_word_set(other)
+    if own and own != content_word_set(name):
+        return own <= content_word_set(text)
+    return mentions_name(name, text)
 
 
 def _share_inside(asked: frozenset[str], doc: Any, start: int, end: int, head: str) -> float:
