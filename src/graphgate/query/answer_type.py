@@ -2,8 +2,9 @@
 
 The offline reader (query/reader.py) only considers candidates of the expected kind: a person
 or organisation for "who", a date for "when", a place for "where", a number for "how many",
-one of the options the question names for "which … , X or Y?", yes or no for "Is …?", and a
-noun phrase (of the type its head noun names, where it names one) for "what/which …".
+one of the options the question names for "which … , X or Y?", yes or no for "Is …?", a
+noun phrase (of the type its head noun names, where it names one) for "what/which …", and a
+common noun, never a name, for what a thing is ("what position", "what type of …").
 """
 
 from __future__ import annotations

@@ -7,10 +7,12 @@ embedder), the share of the question's words they contain, where it stands besid
 time's dates, graph edges between the candidate and the entities the question names, and
 what the sentence's parse says of it: called what the question asks for, a lifespan's end,
 governed by a question word (query/reader_syntax.py; the features and weights:
-query/reader_features.py). A candidate the question names itself is never
-its answer. Yes/no is decided side by side: each thing the question says is looked for in the
-evidence. Below ``min_support``, or with a rival candidate within ``min_margin`` of the best,
-the reader abstains: a guess stated as an answer is worse than none.
+query/reader_features.py). A candidate the question names itself (or by its initials) is
+never its answer, and a word of the question the sentence holds only inside the candidate's
+own name is no support for it. Yes/no is decided side by side: each thing the question says is
+looked for in the evidence. Below ``min_support``, or with a rival candidate within
+``min_margin`` of the best, the reader abstains: a guess stated as an answer is worse than
+none.
 """
 
 from __future__ import annotations
@@ -43,12 +45,14 @@ from graphgate.query.reader_evidence import (
     holder_sentence,
     linked_names,
     mentions_name,
+    mentions_own,
     named_by,
     previous,
     question_names,
     related_names,
     second_hop,
     share,
+    share_inside,
     spans,
 )
 from graphgate.query.reader_features import WEIGHTS, Occurrence, bounds_met, nearness
@@ -292,7 +296,7 @@ class Reader:
                 described = described_as(doc, start, end, head)
                 # "' cried Bob Cratchit." holds "Cratchit" for "which of the Cratchit children"
                 # only inside the candidate: a word of the question counts beside it, not in it.
-                inside = _share_inside(question.words, doc, start, end, head)
+                inside = share_inside(question.words, doc, start, end, head)
                 near_q = min((abs(at - i) for i in asked_at), default=None)
                 near_d = min((abs(at - i) for i in dated_at), default=None)
                 # The date nearest the candidate says when its fact began.
@@ -449,7 +453,7 @@ class Reader:
         same = asks_same(question.text) and "both" not in question.text.lower().split()
         per_name: list[list[Sentence]] = []
         for name, other in ((names[0], names[1]), (names[1], names[0])):
-            about = [s for s in pool if _mentions_own(name, other, s.text)]
+            about = [s for s in pool if mentions_own(name, other, s.text)]
             if not about:
                 return None
             per_name.append(about)
@@ -481,25 +485,6 @@ class Reader:
         ]
         verdict = "yes" if all(stated) else "no"
         return ShortAnswer(verdict, per_name[0][0], max(relevance), "yes_no")
-
-
-def _mentions_own(name: str, other: str, text: str) -> bool:
-    """The sentence names ``name`` by the words that set it apart from ``other`` ("Watertown"
-    of "Watertown International Airport" beside "Alexandria International Airport"): the
-    head they share names either."""
-    own = content_word_set(name) - content_word_set(other)
-    if own and own != content_word_set(name):
-        return own <= content_word_set(text)
-    return mentions_name(name, text)
-
-
-def _share_inside(asked: frozenset[str], doc: Any, start: int, end: int, head: str) -> float:
-    """The share of the question's words the sentence holds only inside the candidate (the
-    noun the question asks for, "University" of "University of Arizona", still counts)."""
-    text = str(doc.text)
-    begin, stop = doc[start].idx, doc[end - 1].idx + len(doc[end - 1].text)
-    kept = head if head and head in text[begin:stop].lower() else ""
-    return max(0.0, share(asked, text) - share(asked, f"{text[:begin]} {kept} {text[stop:]}"))
 
 
 def _life_value(asked: str | None, doc: Any, start: int, end: int, label: str) -> float:

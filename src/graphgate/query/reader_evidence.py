@@ -138,6 +138,25 @@ def mentions_name(name: str, text: str) -> bool:
     return bool(words) and (words <= have or (len(final) > 2 and final in have))
 
 
+def mentions_own(name: str, other: str, text: str) -> bool:
+    """The sentence names ``name`` by the words that set it apart from ``other`` ("Watertown"
+    of "Watertown International Airport" beside "Alexandria International Airport"): the
+    head they share names either."""
+    own = content_word_set(name) - content_word_set(other)
+    if own and own != content_word_set(name):
+        return own <= content_word_set(text)
+    return mentions_name(name, text)
+
+
+def share_inside(asked: frozenset[str], doc: Any, start: int, end: int, head: str) -> float:
+    """The share of the question's words the sentence holds only inside the candidate (the
+    noun the question asks for, "University" of "University of Arizona", still counts)."""
+    text = str(doc.text)
+    begin, stop = doc[start].idx, doc[end - 1].idx + len(doc[end - 1].text)
+    kept = head if head and head in text[begin:stop].lower() else ""
+    return max(0.0, share(asked, text) - share(asked, f"{text[:begin]} {kept} {text[stop:]}"))
+
+
 def last(name: str) -> str:
     words = sorted(content_word_set(name), key=name.lower().rfind)
     return words[-1] if words else ""
