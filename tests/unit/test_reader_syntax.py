@@ -411,3 +411,18 @@ def test_names_sharing_a_head_are_told_apart_by_their_own_words(
         f"{second} is located near the city centre of Graz in {country2}.",
     )
     assert _short(reader_with({}), question, *evidence) == gold
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Ada Lund had citizenship of what type from 1910 to 1912?",
+        "Ivo Brandt had which type of citizenship from 1975 to 2019?",
+        "Mara Quinn possessed which citizenship from 1921 to 1922?",
+        "What nationality was the painter Sun Li in 1950?",
+    ],
+)
+def test_citizenship_is_answered_by_a_nationality_or_a_country(nlp: Any, question: str) -> None:
+    read = read_question(question)
+    expected = expected_answer(read, read.parse(lambda: nlp))
+    assert expected.kind == "entity" and {"NORP", "GPE"} <= expected.labels

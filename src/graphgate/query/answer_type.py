@@ -61,7 +61,9 @@ _HEAD_LABELS: dict[str, frozenset[str]] = {
          "son", "daughter", "wife", "husband", "brother", "sister", "father", "mother"),
         PEOPLE,
     ),
-    **dict.fromkeys(("nationality", "ethnicity", "religion"), frozenset({"NORP"})),
+    **dict.fromkeys(("ethnicity", "religion"), frozenset({"NORP"})),
+    # "What nationality / citizenship": "Russian", or the country, "Taiwan".
+    **dict.fromkeys(("nationality", "citizenship"), frozenset({"NORP", "GPE"})),
     "language": frozenset({"LANGUAGE", "NORP"}),
     **dict.fromkeys(
         ("film", "movie", "book", "album", "song", "novel", "series", "show", "game", "play",
@@ -206,11 +208,15 @@ def _head_noun(text: str, doc: Any | None) -> str | None:
 
 
 def _kind_of(noun: Any) -> str:
-    """ "What kind of city": city; any other noun itself."""
+    """ "What kind of city", "citizenship of what type": city, citizenship; any other noun
+    itself."""
     if noun.lower_ in _KINDS:
         kinds = [o for c in noun.children if c.lower_ == "of" for o in c.children]
         if kinds and kinds[0].pos_ in {"NOUN", "PROPN"}:
             return str(kinds[0].lemma_).lower()
+        owner = noun.head.head if noun.head.lower_ == "of" else None
+        if owner is not None and owner.pos_ == "NOUN":
+            return str(owner.lemma_).lower()
     return str(noun.lemma_).lower()
 
 
