@@ -426,3 +426,17 @@ def test_citizenship_is_answered_by_a_nationality_or_a_country(nlp: Any, questio
     read = read_question(question)
     expected = expected_answer(read, read.parse(lambda: nlp))
     assert expected.kind == "entity" and {"NORP", "GPE"} <= expected.labels
+
+
+@pytest.mark.parametrize(
+    ("player", "kin"),
+    [("Ivo Brandt", "Karl Brandt"), ("André Kessel", "Salvo Kessel"), ("Tom Reyes", "Luis Reyes")],
+)
+def test_a_person_sharing_the_question_s_name_is_no_team(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], player: str, kin: str
+) -> None:
+    """A team is asked; the small parser's person names are candidates for a team it
+    mislabels, but not one who shares the player's name: that is his kin."""
+    question = f"What team did the footballer {player} play for from 2007 to 2008?"
+    evidence = f"In 2007 {player}, the son of {kin}, played for {kin} in the cup final."
+    assert _short(reader_with({}), question, evidence) != kin

@@ -37,6 +37,7 @@ from graphgate.query.question import Question
 from graphgate.query.reader_evidence import (
     DESCRIBED,
     GRAPH_BONUS,
+    PROPER_NAME,
     Sentence,
     abbreviates,
     compared_value,
@@ -291,6 +292,9 @@ class Reader:
                     or text.lower() in asked
                     or named_by(words, question.words)
                     or abbreviates(text, question.text)
+                    # A person the parser named, asked for a team: one sharing the question's
+                    # names ("Salvinu Schembri" for "André Schembri's team") is kin, no team.
+                    or (label == PROPER_NAME and bool(words & question.words))
                 ):
                     continue  # the question names it: not its answer
                 described = described_as(doc, start, end, head)
