@@ -18,6 +18,7 @@ from graphgate.query.answer_type import NUMBERS, expected_answer
 from graphgate.query.base import RetrievalResult, RetrievedChunk
 from graphgate.query.question import read_question
 from graphgate.query.reader import Reader
+from graphgate.query.reader_evidence import abbreviates
 from graphgate.query.reader_features import WEIGHTS
 from graphgate.query.reader_syntax import asked_by, asked_life_end, described_as, life_end
 
@@ -440,3 +441,38 @@ def test_a_person_sharing_the_question_s_name_is_no_team(
     question = f"What team did the footballer {player} play for from 2007 to 2008?"
     evidence = f"In 2007 {player}, the son of {kin}, played for {kin} in the cup final."
     assert _short(reader_with({}), question, evidence) != kin
+
+
+@pytest.mark.parametrize(
+    ("candidate", "question", "named"),
+    [
+        ("TWF", "Thumb Wrestling Federation is on a network founded by who?", True),
+        ("IAAF", "Who led the International Association of Athletics Federations in 1990?", True),
+        ("BBC", "When did the British Broadcasting Corporation open in Leeds?", True),
+        ("NBA", "Which team won the title of the National Football League in 1990?", False),
+        ("US", "Who is Ursula Smith?", False),  # two letters: too short to be sure
+    ],
+)
+def test_the_initials_of_a_name_the_question_gives_are_named_by_it(
+    candidate: str, question: str, named: bool
+) -> None:
+    assert abbreviates(candidate, question) is named
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "gold"),
+    [
+        ("Which company founded the Lyra Wrestling Federation?",
+         "The Lyra Wrestling Federation (LWF) was founded in 1992 by Harbor Media.",
+         "Harbor Media"),
+        ("Who owns the Lyra Wrestling Federation?",
+         "The LWF is owned by Harbor Media, which bought the LWF in 2001.", "Harbor Media"),
+        ("Which network airs Lyra Wrestling Federation?",
+         "LWF airs on Harbor Network every Sunday.", "Harbor Network"),
+    ],
+)  # fmt: skip
+def test_the_initials_of_the_asked_name_are_no_answer(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str, evidence: str,
+    gold: str,
+) -> None:  # fmt: skip
+    assert _short(reader_with({}), question, evidence) == gold
