@@ -137,6 +137,11 @@ def span_of(valid_from: str | None, valid_to: str | None) -> TimeSpan | None:
     return TimeSpan(start, end, f"{valid_from or '…'} to {valid_to or '…'}")
 
 
+def is_month(word: str) -> bool:
+    """A month's name as a date writes it: "May", "Sept.", "October" (not the verb "may")."""
+    return word[:1].isupper() and word.lower().rstrip(".") in _MONTHS
+
+
 def dates_in(text: str) -> list[tuple[TimePoint, int, int]]:
     """Every date the text writes, with its character span, in order."""
     found = []

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+from graphgate.core.dates import is_month
 from graphgate.core.family_match import stem
 from graphgate.core.text import content_word_set, normalise_name
 from graphgate.core.types import COOCCURS
@@ -23,7 +24,7 @@ from graphgate.query.answer_type import (
 )
 from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.question import Question
-from graphgate.query.reader_syntax import MONTH, TIMES, described_as
+from graphgate.query.reader_syntax import TIMES, described_as
 
 GRAPH_BONUS = 0.15
 # Multi-hop: how many of the best sentences give bridge names, and what naming one is worth.
@@ -223,7 +224,7 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
         ]
     if expected.labels == NUMBERS and not out:  # a number the parser left unlabelled
         dated = {i for e in doc.ents if e.label_ in _TIMED for i in range(e.start, e.end)}
-        dated |= {t.i + d for t in doc if MONTH.fullmatch(t.text) for d in (-1, 1)}
+        dated |= {t.i + d for t in doc if is_month(t.text) for d in (-1, 1)}
         out += [
             (t.text, "CARDINAL", int(t.i), int(t.i), int(t.i) + 1)
             for t in doc

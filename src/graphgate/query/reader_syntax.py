@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from graphgate.core.dates import dates_in
 from graphgate.core.family_match import stem
 
 # Dependencies that make one noun a description of another: "the band Euphoria", "Agüero, an
@@ -27,13 +28,6 @@ _DEATH = re.compile(r"\b(die|died|dies|death|dead|killed|late)\b")
 TIMES = re.compile(
     r"\b(?:once|twice|thrice|(?:\d+|two|three|four|five|six|seven|eight|nine|ten)-times?)\b", re.I
 )
-_MONTHS = (
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|"
-    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
-)
-MONTH = re.compile(_MONTHS)
-# "Which date": a day of a month ("September 23, 1962", "23 September"), not a bare year.
-_DAY_OF_MONTH = re.compile(rf"\b(?:{_MONTHS}\s+\d{{1,2}}\b|\d{{1,2}}\s+{_MONTHS})")
 _DASHES = frozenset({"-", "–", "—", "to"})
 
 
@@ -55,8 +49,8 @@ def described_as(doc: Any, start: int, end: int, head: str | None, modifier: boo
     span = doc[start:end]
     if head == "time" and TIMES.fullmatch(span.text.strip()):
         return True  # "how many times": "twice", "a two-time champion"
-    if head in {"date", "day"} and _DAY_OF_MONTH.search(span.text):
-        return True
+    if head in {"date", "day"} and any(len(p.iso) == 10 for p, _, _ in dates_in(span.text)):
+        return True  # "which date": a day ("September 23, 1962"), not a bare year
     for token in span:
         for child in token.children:
             if not start <= child.i < end and child.dep_ in _DESCRIBES and _is_head(child, head):
