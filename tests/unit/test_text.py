@@ -25,12 +25,20 @@ def test_claims_split_back_into_what_was_joined() -> None:
 
 
 def test_sentence_spans_are_exact() -> None:
-    text = "  Scrooge counts money.\nBob works!  Tim is ill?   And then"
+    text = (
+        "  Scrooge counts money.\nBob works!  Tim is ill?\n\nClerks\n- 1843-1844 : Bob Cratchit"
+        "\n* 1844 : Ann Lee\nThe clerk was paid by the\nweek, and poorly.\n\nAnd then"
+    )
     spans = list(sentence_spans(text))
+    # A paragraph's last line and a list item's line end a sentence even without an end mark.
     assert [text[a:b] for a, b in spans] == [
         "Scrooge counts money.",
         "Bob works!",
         "Tim is ill?",
+        "Clerks",
+        "- 1843-1844 : Bob Cratchit",
+        "* 1844 : Ann Lee",
+        "week, and poorly.",
         "And then",
     ]
 

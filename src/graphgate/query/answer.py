@@ -14,6 +14,7 @@ from graphgate.query.base import Answer, Citation, RetrievalResult, Turn
 from graphgate.query.question import plain_question
 from graphgate.query.reader import Reader
 from graphgate.query.reader_evidence import Sentence, holder_sentence
+from graphgate.query.reader_rows import dated_row
 from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
 
 # How much a sentence's fit to the asked time moves its score (a third to a half of a rare
@@ -23,6 +24,9 @@ from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
 _FITS_BONUS = 0.5
 _LATEST_EVENT_BONUS = 0.3
 _EARLIER_EVENT_BONUS = 0.1
+# A list's row dated inside the asked time ("- 1997-2002 : Ann Lee") shares no word with the
+# question (its heading names the post): its date speaks for it.
+_ROW_BONUS = 0.5
 _LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 
 
@@ -39,6 +43,9 @@ def at_time(
             continue
         if fit == FITS:
             score += _FITS_BONUS
+            row = dated_row(s.text)
+            if row is not None and row.span.overlaps(asked):
+                score += _ROW_BONUS
         elif event is not None:
             score += _LATEST_EVENT_BONUS if event == events[-1] else _EARLIER_EVENT_BONUS
         out.append((score, i, s))

@@ -1,18 +1,19 @@
 """The offline reader: a short answer picked from the evidence, or none when nothing supports one.
 
 Candidates are the entities, dates, numbers and noun phrases of the best retrieved sentences
-(spaCy, the model entity linking loads) of the kind the question expects (query/answer_type.py).
-Each is scored by the sentences that state it: their similarity to the question (the loaded
-embedder), the share of the question's words they contain, where it stands beside the asked
-time's dates, graph edges between the candidate and the entities the question names, and
-what the sentence's parse says of it: called what the question asks for, a lifespan's end,
-governed by a question word (query/reader_syntax.py; the features and weights:
-query/reader_features.py). A candidate the question names itself (or by its initials) is
-never its answer, and a word of the question the sentence holds only inside the candidate's
-own name is no support for it. Yes/no is decided side by side: each thing the question says is
-looked for in the evidence. Below ``min_support``, or with a rival candidate within
-``min_margin`` of the best, the reader abstains: a guess stated as an answer is worse than
-none.
+(spaCy, the model entity linking loads) of the kind the question expects (query/answer_type.py),
+and the names of list rows dated inside the asked time (query/reader_rows.py). Each is scored
+by the sentences that state it: their similarity to the question (the loaded embedder), the
+share of the question's words they contain, where it stands beside the asked time's dates,
+graph edges between the candidate and the entities the question names, and what the
+sentence's parse says of it: called what the question asks for, a lifespan's end, governed by
+a question word (query/reader_syntax.py; the features and weights: query/reader_features.py).
+A candidate the question names itself (or by its initials) is never its answer, and a word of
+the question the sentence holds only inside the candidate's own name is no support for it.
+Yes/no is decided side by side: each thing the question says is looked for in the evidence.
+Below ``min_support``, or with a rival candidate within ``min_margin`` of the best, the reader
+abstains (a guess stated as an answer is worse than none); a row whose span is the asked one
+is support enough.
 """
 
 from __future__ import annotations
@@ -26,12 +27,7 @@ import numpy as np
 
 from graphgate.core.text import content_word_set, normalise_name
 from graphgate.embed.base import Embedder
-from graphgate.query.answer_type import (
-    DATES,
-    ExpectedAnswer,
-    asks_same,
-    expected_answer,
-)
+from graphgate.query.answer_type import DATES, ExpectedAnswer, asks_same, expected_answer
 from graphgate.query.base import RetrievalResult
 from graphgate.query.question import Question
 from graphgate.query.reader_evidence import (
@@ -57,12 +53,13 @@ from graphgate.query.reader_evidence import (
     spans,
 )
 from graphgate.query.reader_features import WEIGHTS, Occurrence, bounds_met, nearness
+from graphgate.query.reader_rows import SAME_SPAN, row_span
 from graphgate.query.reader_syntax import (
     asked_by,
     asked_life_end,
     asked_words,
     described_as,
-    life_end,
+    life_value,
 )
 from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
 
@@ -284,7 +281,9 @@ class Reader:
                     for e in doc.ents
                     if e.label_ in DATES
                 ]
-            for text, label, at, start, end in spans(doc, expected):
+            found_spans = spans(doc, expected)
+            row = row_span(sentence.text, doc, question.time, expected.kind, found_spans)
+            for text, label, at, start, end in found_spans:
                 key = normalise_name(text)
                 words = content_word_set(text)
                 if (
@@ -309,6 +308,9 @@ class Reader:
                     key=lambda d: min(abs(at - d[0]), abs(at - d[1])),
                     default=(0, 0, (False, False)),
                 )[2]
+                in_row = row is not None and key == row.key
+                if in_row:  # the row's own span dates its name
+                    begins, ends = bounds_met(sentence.text, question.time)
                 occurrence = Occurrence(
                     {
                         **said.values,
@@ -326,8 +328,9 @@ class Reader:
                         "head_noun": float(bool(head) and head in text.lower()),
                         "described": float(described),
                         "asked_by": float(asked_by(doc, start, end, asking)),
-                        "life_end": _life_value(asked_end, doc, start, end, label),
+                        "life_end": life_value(asked_end, doc, start, end, label in DATES),
                         "length": min(len(text.split()), 6) / 6,
+                        "dated_row": row.value if row is not None and in_row else 0.0,
                     }
                 )
                 value = occurrence.score(self.weights, 1)
@@ -348,7 +351,10 @@ class Reader:
     def _decide(self, ranked_candidates: list[_Candidate], expected: ExpectedAnswer) -> ShortAnswer:
         """The best candidate, unless its evidence is too weak or a rival is as good."""
         best = ranked_candidates[0]
-        if best.relevance < self.min_support:  # its evidence, not its bonuses, must be enough
+        # Its evidence, not its bonuses, must be enough; a row of the asked span is ("- Ann
+        # Lee ( Fiji ) 1997-2002" for "from 1997 to 2002"), sharing no word with the question.
+        exact_row = best.occurrence.values.get("dated_row", 0.0) == SAME_SPAN
+        if best.relevance < self.min_support and not exact_row:
             return ShortAnswer(None, None, best.relevance, expected.kind)
         # A rival read almost as well: either would be a guess.
         rival = ranked_candidates[1] if len(ranked_candidates) > 1 else None
@@ -489,12 +495,3 @@ class Reader:
         ]
         verdict = "yes" if all(stated) else "no"
         return ShortAnswer(verdict, per_name[0][0], max(relevance), "yes_no")
-
-
-def _life_value(asked: str | None, doc: Any, start: int, end: int, label: str) -> float:
-    """1 for a date giving the end of a life the question asks about ("born" -> the first date
-    of "(1924 – 2005)"), -1 for the other end, 0 where either is unknown."""
-    if asked is None or label not in DATES:
-        return 0.0
-    found = life_end(doc, start, end)
-    return 0.0 if found is None else 1.0 if found == asked else -1.0

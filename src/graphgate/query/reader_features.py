@@ -40,6 +40,7 @@ FEATURES: tuple[str, ...] = (
     "life_end",  # a lifespan's date: 1 the end asked ("born" -> its first), -1 the other end
     "pool_rank",  # 1 / (1 + the sentence's rank among the reader's sentences)
     "length",  # words in the candidate, up to 6, over 6
+    "dated_row",  # a list row's name, its span the asked one (1) or meeting it (0.5): reader_rows
     "support",  # log of the number of sentences that state it
 )
 
@@ -63,6 +64,7 @@ WEIGHTS: dict[str, float] = {
     "life_end": 0.3,
     "pool_rank": 0.0,
     "length": 0.0,
+    "dated_row": 0.3,
     "support": 0.05,
 }
 

@@ -96,6 +96,15 @@ def life_end(doc: Any, start: int, end: int) -> str | None:
     return None
 
 
+def life_value(asked: str | None, doc: Any, start: int, end: int, dated: bool) -> float:
+    """1 for a date giving the end of a life the question asks about ("born" -> the first date
+    of "(1924 – 2005)"), -1 for the other end, 0 where either is unknown (or no date)."""
+    if asked is None or not dated:
+        return 0.0
+    found = life_end(doc, start, end)
+    return 0.0 if found is None else 1.0 if found == asked else -1.0
+
+
 def asked_by(doc: Any, start: int, end: int, asked: frozenset[str]) -> bool:
     """The candidate is what a word of the question governs in the sentence: "founded by
     Betty Cohen" for "a network founded by who?", "the second wife of John Lennon" for "the

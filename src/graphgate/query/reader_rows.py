@@ -1,0 +1,120 @@
+"""Dated rows of a list: "- 1966-1976 : Guntram Palm ( FDP )", "- Paco Herrera ( 2018–2019 )".
+
+Encyclopaedic text lists who held a post, or where someone played, as rows of a name and a
+span, without a verb. The parser seldom labels a row's name (a row is no sentence), and a row
+shares few words with the question (the list's heading names the post, once, above it). The
+offline reader (query/reader.py) reads a row whose span meets the asked time as it reads a
+sentence that says the same: the name is a candidate, dated by the row's span.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from graphgate.core.dates import TimeSpan, dates_in, spans_in
+from graphgate.core.text import normalise_name
+
+_BULLET = re.compile(r"^[\s\-–—*•·]+")
+_BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+# What a row writes around its dates: "since", "to", "present", a century left out ("1945–46").
+_TIME_WORDS = re.compile(
+    r"(?<![\w-])(?:since|from|to|until|till|present|now|onwards?)(?![\w-])|\d+", re.I
+)
+_WORD = re.compile(r"[^\s:;,.\-–—|/]+(?:[.\-'’][^\s:;,.\-–—|/]+)*\.?")
+# Lower-case words inside a name ("Paulus af Uhr", "Annette des Iles", "Bank of America").
+_NAME_JOINERS = frozenset(
+    {"af", "al", "and", "bin", "da", "de", "del", "della", "den", "der", "des", "di", "do",
+     "dos", "du", "el", "ibn", "la", "le", "of", "the", "van", "von", "y", "&"}
+)  # fmt: skip
+_MAX_WORDS = 6
+# The label of a row's name among the reader's candidates, and the answer kinds a row answers.
+ROW = "ROW"
+ROWED = frozenset({"entity", "phrase"})
+# The reader's dated_row feature: the row's span is the asked one, or only meets it.
+SAME_SPAN, MEETS_SPAN = 1.0, 0.5
+
+
+@dataclass(frozen=True)
+class DatedRow:
+    name: str
+    start: int  # the name's characters in the row
+    end: int
+    span: TimeSpan
+
+
+def dated_row(text: str) -> DatedRow | None:
+    """The name and the span a row gives ("- 1945 : Alfons Meyer": that year), or None for
+    anything else: a sentence (a lower-case word outside a name), a row of several spans
+    ("Winners: 1994–95, 1997–98"), or no name."""
+    spans = spans_in(text)
+    if len(spans) != 1:
+        return None
+    blanked = _BRACKETED.sub(lambda m: " " * len(m.group(0)), _BULLET.sub(_blank, text))
+    for _, start, end in dates_in(blanked):
+        blanked = blanked[:start] + " " * (end - start) + blanked[end:]
+    blanked = _TIME_WORDS.sub(_blank, blanked)
+    words = list(_WORD.finditer(blanked))
+    if not 1 <= len(words) <= _MAX_WORDS:
+        return None
+    said = [w.group(0) for w in words]
+    if not (said[0][:1].isupper() and said[-1][:1].isupper()):
+        return None
+    if any(not (w[:1].isupper() or w.lower() in _NAME_JOINERS) for w in said):
+        return None
+    start, end = words[0].start(), words[-1].end()
+    if _gap(blanked, words):
+        return None
+    return DatedRow(text[start:end].rstrip("."), start, end - (text[end - 1] == "."), spans[0])
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
+def _gap(blanked: str, words: list[re.Match[str]]) -> bool:
+    """The name's words are not one run (a date or a bracket stood between them)."""
+    return any(blanked[a.end() : b.start()] != " " for a, b in pairwise(words))
+
+
+def same_years(stated: TimeSpan, asked: TimeSpan) -> bool:
+    """The row's span is the asked one, year for year ("1997-2002" for "from 1997 to 2002")."""
+    return (
+        stated.start is not None
+        and stated.end is not None
+        and asked.start is not None
+        and asked.end is not None
+        and (stated.start.year, stated.end.year) == (asked.start.year, asked.end.year)
+    )
+
+
+@dataclass(frozen=True)
+class RowName:
+    key: str  # the name, normalised as the reader keys its candidates
+    value: float  # SAME_SPAN or MEETS_SPAN
+
+
+def row_span(
+    text: str,
+    doc: Any,
+    asked: TimeSpan | None,
+    kind: str,
+    found: list[tuple[str, str, int, int, int]],
+) -> RowName | None:
+    """The name of a row whose span meets the asked time, for the reader; added to the
+    sentence's candidate spans (``found``, appended to in place) where the parser did not
+    find it."""
+    if asked is None or kind not in ROWED:
+        return None
+    row = dated_row(text)
+    if row is None or not row.span.overlaps(asked):
+        return None
+    key = normalise_name(row.name)
+    named = doc.char_span(row.start, row.end, alignment_mode="expand")
+    if named is None:
+        return None
+    if all(normalise_name(f[0]) != key for f in found):
+        found.append((row.name, ROW, int(named.start), int(named.start), int(named.end)))
+    return RowName(key, SAME_SPAN if same_years(row.span, asked) else MEETS_SPAN)
