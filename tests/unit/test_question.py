@@ -40,6 +40,12 @@ from graphgate.query.question import Question, kind_of, plain_question, read_que
         ("Is This It, the debut album of The Strokes, was produced by whom?", "who"),
         ("Did You Ever Have to Make Up Your Mind? was recorded where?", "where"),
         ("Are You Experienced was released by which label?", "which"),
+        # An abbreviation's or an initial's period ends no sentence: the auxiliary after it
+        # opens none.
+        ("The rowing club Lyra R.C. was coached by whom from 1990 to 1994?", "who"),
+        ("Kettering Athletic F.C. were managed by which person from 2001 to 2003?", "which"),
+        ("The mission to the U.S. was led by who from 2009 to 2016?", "who"),
+        ("The band was founded by Ada J. Lund in 1998. Was it signed in 1999?", "yes_no"),
         # A relative wh-word inside a yes/no question does not end it.
         ("Is Ada Lund the painter who founded the Lyon school?", "yes_no"),
         ("Did the band which formed in 1981 tour Japan?", "yes_no"),

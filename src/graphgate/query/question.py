@@ -44,7 +44,9 @@ _LIST = re.compile(r"^\s*(list|name (all|every)|what are all)\b", re.IGNORECASE)
 # does only when no wh-word asks anything ("After the report …, was …?", not "X, is father to
 # which actress?").
 _AUX = r"(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b"
-_YES_NO = re.compile(rf"(?:^\s*|[.?!]\s+){_AUX}", re.IGNORECASE)
+# A sentence ends after a word, not after an initial or an abbreviation's letters ("Unión
+# Deportiva Las Palmas, S.A.D. was coached by whom …?" asks who).
+_YES_NO = re.compile(rf"(?:^\s*|(?<=\w\w)[.?!]\s+){_AUX}", re.IGNORECASE)
 _YES_NO_CLAUSE = re.compile(rf"[,;:]\s+{_AUX}", re.IGNORECASE)
 _WH = re.compile(r"\b(when|where|who|whom|whose|which|how|what)\b", re.IGNORECASE)
 # A wh-phrase that ends the question asks it, whatever opens it ("Do Lafzon Ki Kahani, a
