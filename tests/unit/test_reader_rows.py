@@ -33,6 +33,8 @@ from graphgate.query.reader_rows import dated_row, same_years
         ("Jul 2018 – Nov 2018 : Benedek Orsós", "Benedek Orsós", 2018, 2018),
         ("Kettering Athletic 2001–2002", "Kettering Athletic", 2001, 2002),
         ("- 1945 : Alwin Rehberg", "Alwin Rehberg", 1945, 1945),
+        ("- Vesna Radulović 2015—incumbent", "Vesna Radulović", 2015, None),
+        ("- 2019–present : Ines Calloway", "Ines Calloway", 2019, None),
         ("1998 to 2003 – Union of Harbour Pilots", "Union of Harbour Pilots", 1998, 2003),
     ],
 )

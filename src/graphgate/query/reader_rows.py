@@ -19,10 +19,13 @@ from graphgate.core.text import normalise_name
 
 _BULLET = re.compile(r"^[\s\-–—*•·]+")
 _BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
-# What a row writes around its dates: "since", "to", "present", a century left out ("1945–46").
+# What a row writes around its dates: "since", "to", "present", "incumbent", a century left out
+# ("1945–46").
 _TIME_WORDS = re.compile(
-    r"(?<![\w-])(?:since|from|to|until|till|present|now|onwards?)(?![\w-])|\d+", re.I
+    r"(?<![\w-])(?:since|from|to|until|till|present|now|onwards?|incumbent|today)(?![\w-])|\d+",
+    re.I,
 )
+_OPEN_END = re.compile(r"[-–—]\s*(?:present|incumbent|today|now)\b", re.I)
 _WORD = re.compile(r"[^\s:;,.\-–—|/]+(?:[.\-'’][^\s:;,.\-–—|/]+)*\.?")
 # Lower-case words inside a name ("Paulus af Uhr", "Annette des Iles", "Bank of America").
 _NAME_JOINERS = frozenset(
@@ -52,6 +55,9 @@ def dated_row(text: str) -> DatedRow | None:
     spans = spans_in(text)
     if len(spans) != 1:
         return None
+    span = spans[0]
+    if span.point and _OPEN_END.search(text):  # "2015—incumbent": from then on
+        span = TimeSpan(span.start, None, f"since {span.label}")
     blanked = _BRACKETED.sub(lambda m: " " * len(m.group(0)), _BULLET.sub(_blank, text))
     for _, start, end in dates_in(blanked):
         blanked = blanked[:start] + " " * (end - start) + blanked[end:]
@@ -67,7 +73,7 @@ def dated_row(text: str) -> DatedRow | None:
     start, end = words[0].start(), words[-1].end()
     if _gap(blanked, words):
         return None
-    return DatedRow(text[start:end].rstrip("."), start, end - (text[end - 1] == "."), spans[0])
+    return DatedRow(text[start:end].rstrip("."), start, end - (text[end - 1] == "."), span)
 
 
 def _blank(match: re.Match[str]) -> str:
