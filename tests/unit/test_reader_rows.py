@@ -5,18 +5,16 @@ with the question. Names are invented; the row shapes are those encyclopaedic li
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 
-from graphgate.core.config import Settings
 from graphgate.core.dates import question_time
-from graphgate.core.spacy_models import load_spacy
-from graphgate.embed import build_embedder
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.base import RetrievalResult, RetrievedChunk
-from graphgate.query.reader import Reader
 from graphgate.query.reader_rows import dated_row, same_years
+
+ReaderWith = Callable[[dict[str, float]], ExtractiveAnswerer]
 
 
 @pytest.mark.parametrize(
@@ -75,26 +73,13 @@ def test_the_same_years_are_the_asked_span_exactly() -> None:
     ]
 
 
-@pytest.fixture(scope="module")
-def answerer() -> ExtractiveAnswerer:
-    q = Settings().query
-    nlp: Any = load_spacy(Settings().extract.spacy_model, "tests")
-    embedder = build_embedder(Settings().embed)
-    reader = Reader(
-        lambda: nlp,
-        q.reader_min_support,
-        q.reader_side_similarity,
-        lambda: embedder,
-        q.reader_min_margin,
-    )
-    return ExtractiveAnswerer(3, reader)
-
-
-def _short(answerer: ExtractiveAnswerer, question: str, passage: str) -> str | None:
+def _short(reader_with: ReaderWith, question: str, passage: str) -> str | None:
     chunk = RetrievedChunk("c0", "d0", passage, 0, len(passage), 1.0)
-    return answerer.answer(
-        RetrievalResult(question, "vector", [chunk], time=question_time(question)), "run"
-    ).short_answer
+    return (
+        reader_with({})
+        .answer(RetrievalResult(question, "vector", [chunk], time=question_time(question)), "run")
+        .short_answer
+    )
 
 
 # Lists as encyclopaedias write them, under a heading, after prose that names the body.
@@ -134,13 +119,15 @@ _COACHES = (
     ],
 )  # fmt: skip
 def test_the_row_of_the_asked_span_answers(
-    answerer: ExtractiveAnswerer, question: str, passage: str, gold: str
+    reader_with: ReaderWith, question: str, passage: str, gold: str
 ) -> None:
-    assert _short(answerer, question, passage) == gold
+    assert _short(reader_with, question, passage) == gold
 
 
-def test_no_row_of_the_asked_time_is_no_answer_from_the_rows(answerer: ExtractiveAnswerer) -> None:
+def test_no_row_of_the_asked_time_is_no_answer_from_the_rows(reader_with: ReaderWith) -> None:
     """Asked of a time no row covers, the rows beside it are no answer."""
-    short = _short(answerer, "Who chaired the Coral Sea Rowing League from 1980 to 1985?", _CHAIRS)
+    short = _short(
+        reader_with, "Who chaired the Coral Sea Rowing League from 1980 to 1985?", _CHAIRS
+    )
     names = {"Peni Vakalalabure", "Maren des Vallées", "Ilisapeci Tuilagi", "Joram Kwaioloa"}
     assert short not in names

@@ -10,41 +10,12 @@ from typing import Any
 
 import pytest
 
-from graphgate.core.config import Settings
-from graphgate.core.spacy_models import load_spacy
-from graphgate.embed import build_embedder
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.answer_type import NUMBERS, expected_answer
 from graphgate.query.base import RetrievalResult, RetrievedChunk
 from graphgate.query.question import read_question
-from graphgate.query.reader import Reader
 from graphgate.query.reader_evidence import abbreviates
-from graphgate.query.reader_features import WEIGHTS
 from graphgate.query.reader_syntax import asked_by, asked_life_end, described_as, life_end
-
-
-@pytest.fixture(scope="module")
-def nlp() -> Any:
-    return load_spacy(Settings().extract.spacy_model, "tests")
-
-
-@pytest.fixture(scope="module")
-def reader_with(nlp: Any) -> Callable[[dict[str, float]], ExtractiveAnswerer]:
-    embedder = build_embedder(Settings().embed)
-    q = Settings().query
-
-    def make(changed: dict[str, float]) -> ExtractiveAnswerer:
-        reader = Reader(
-            lambda: nlp,
-            q.reader_min_support,
-            q.reader_side_similarity,
-            lambda: embedder,
-            q.reader_min_margin,
-            {**WEIGHTS, **changed},
-        )
-        return ExtractiveAnswerer(3, reader)
-
-    return make
 
 
 def _short(answerer: ExtractiveAnswerer, question: str, *passages: str) -> str | None:

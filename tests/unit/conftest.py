@@ -1,0 +1,40 @@
+"""Fixtures of the unit tests that read answers offline: one spaCy model and one reader
+factory for the session (the model and the embedder load once)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from graphgate.core.config import Settings
+from graphgate.core.spacy_models import load_spacy
+from graphgate.embed import build_embedder
+from graphgate.query.answer import ExtractiveAnswerer
+from graphgate.query.reader import Reader
+from graphgate.query.reader_features import WEIGHTS
+
+
+@pytest.fixture(scope="session")
+def nlp() -> Any:
+    return load_spacy(Settings().extract.spacy_model, "tests")
+
+
+@pytest.fixture(scope="session")
+def reader_with(nlp: Any) -> Callable[[dict[str, float]], ExtractiveAnswerer]:
+    embedder = build_embedder(Settings().embed)
+    q = Settings().query
+
+    def make(changed: dict[str, float]) -> ExtractiveAnswerer:
+        reader = Reader(
+            lambda: nlp,
+            q.reader_min_support,
+            q.reader_side_similarity,
+            lambda: embedder,
+            q.reader_min_margin,
+            {**WEIGHTS, **changed},
+        )
+        return ExtractiveAnswerer(3, reader)
+
+    return make
