@@ -46,6 +46,14 @@ from graphgate.query.question import Question, kind_of, plain_question, read_que
         ("Kettering Athletic F.C. were managed by which person from 2001 to 2003?", "which"),
         ("The mission to the U.S. was led by who from 2009 to 2016?", "who"),
         ("The band was founded by Ada J. Lund in 1998. Was it signed in 1999?", "yes_no"),
+        # A relative wh-word after a noun asks nothing: the wh-phrase that ends the question
+        # does.
+        ("Ada Lund was a biographer of a painter who was a member of what art school?", "what"),
+        ("Ezra Hale is a consultant who has worked with the mayor of what city?", "what"),
+        ("The band which formed in 1981 was signed by which label?", "which"),
+        ("Mina Sato founded a studio where Tom Reed worked in what year?", "what"),
+        ("Who founded the studio where Tom Reed worked?", "who"),
+        ("Which painter who studied in Lyon founded the school?", "which"),
         # A relative wh-word inside a yes/no question does not end it.
         ("Is Ada Lund the painter who founded the Lyon school?", "yes_no"),
         ("Did the band which formed in 1981 tour Japan?", "yes_no"),

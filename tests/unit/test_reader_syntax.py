@@ -42,6 +42,24 @@ def test_a_name_that_only_modifies_the_noun_is_not_called_it(nlp: Any) -> None:
 
 
 @pytest.mark.parametrize(
+    "sentence",
+    [
+        "Britain's first ski jumper, Ada Lund, appears on the show.",
+        "The team's coach, Ivo Brandt, left in 2019.",
+        "Their new drummer, Tom Reyes, joined in 2004.",
+    ],
+)
+def test_a_name_set_beside_the_noun_is_called_it(nlp: Any, sentence: str) -> None:
+    """ "The ski jumper, Ada Lund,": an apposition calls the name the noun, also where a mere
+    modifier would not count."""
+    doc = nlp(sentence)
+    head = sentence.split(",")[0].split()[-1]
+    name = sentence.split(", ")[1]
+    assert described_as(doc, *_tokens(doc, name), head, modifier=False) is True
+    assert described_as(doc, *_tokens(doc, name), "singer", modifier=False) is False
+
+
+@pytest.mark.parametrize(
     ("sentence", "name", "head", "said"),
     [
         ("Mara Quinn is a Canadian actress known for her role as Ellen Park.", "Mara Quinn",
@@ -134,6 +152,10 @@ def test_a_head_noun_of_an_amount_asks_for_a_number(nlp: Any, question: str) -> 
         ("What is the name of the pop band founded by one of the film's stars?", "band"),
         ("What was the title of the album Tom Reyes released in 1999?", "album"),
         ("What is the name of the river that runs through Graz?", "river"),
+        # A name the parse runs the asked noun into is not the noun asked.
+        ("From which university Ada Marie Lund was an employee from 1990 to 1995?", "university"),
+        ("At which company Tom Henry Reyes was an engineer from 2001 to 2004?", "company"),
+        ("Which baseball League did the Hawks play in from 1902 to 1962?", "league"),
     ],
 )
 def test_the_name_of_a_thing_asks_for_that_thing(nlp: Any, question: str, head: str) -> None:
@@ -198,6 +220,50 @@ def test_which_actress_is_answered_by_whom_the_sentence_calls_one(
         f"Harbor Lights is a 2009 drama film starring {actor}.",
     )
     assert _short(reader_with({}), question, *evidence) == actor
+
+
+@pytest.mark.parametrize(
+    ("band", "rival", "city"),
+    [
+        ("Woeful Dawn", "Ironhand", "Aarhus"),  # left unlabelled by the parser
+        ("Merciful Kin", "Steelgate", "Odense"),  # labelled a person
+        ("Hollow Crown", "Ironhand", "Aalborg"),
+    ],
+)
+def test_which_band_is_answered_by_the_name_the_sentence_calls_one(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], band: str, rival: str,
+    city: str,
+) -> None:  # fmt: skip
+    question = f"Which Danish heavy metal band from {city} released a compilation of demos?"
+    evidence = (
+        f"{rival} is an American heavy metal band from Ohio.",
+        f"{band} is a Danish heavy metal band from {city}, formed in 1984 by singer Kim Holm.",
+    )
+    assert _short(reader_with({}), question, *evidence) == band
+
+
+@pytest.mark.parametrize(
+    ("show", "person", "noun"),
+    [
+        ("The Snow Games", "Tomas Brenn", "ski jumper"),
+        ("Ice Trials", "Ada Lund", "speed skater"),
+        ("Peak Week", "Ezra Hale", "mountaineer"),
+    ],
+)
+def test_a_noun_of_no_known_type_is_answered_by_what_the_evidence_calls_one(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], show: str, person: str,
+    noun: str,
+) -> None:  # fmt: skip
+    question = (
+        f"{show} is a British television series that follows celebrities as they learn winter "
+        f"sports; which British {noun} appears live on the show?"
+    )
+    evidence = (
+        f"{show} is a British television series that follows celebrities as they learn winter "
+        "sports such as the Skeleton, Bobsleigh and Ski Cross.",
+        f"Britain's first Olympic {noun}, {person}, appears live on the show every week.",
+    )
+    assert _short(reader_with({}), question, *evidence) == person
 
 
 @pytest.mark.parametrize(

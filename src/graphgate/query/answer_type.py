@@ -92,6 +92,8 @@ _KIND_OF = re.compile(r"\b(?:what|which)\s+(?:type|kind|sort|form)s?\s+of\b", re
 NOUN_PHRASE = "NOUN_PHRASE"
 # "What is the name of the band …": the named thing's noun is the head, not "name".
 _NAME_OF = frozenset({"name", "title"})
+# Nouns that ask for something without saying of what type: no evidence "calls" an answer one.
+GENERIC_HEADS = frozenset({"name", "title", "thing", "one", "work", "part", "term"})
 
 # Comparisons of two named options by a date or an amount: which way wins.
 _EARLIER = re.compile(
@@ -185,6 +187,12 @@ def _head_noun(text: str, doc: Any | None) -> str | None:
         asking = next((t.i for t in doc if t.lower_ in {"which", "what", "whose"}), None)
         for chunk in doc.noun_chunks:  # "Which American higher learning institution"
             if chunk[0].i == asking and len(chunk) > 1:
+                # "From which university John Campbell Brown was …": a name of two or more
+                # words the parse ran on into is not the noun asked; the common noun before it
+                # is (a capitalised head, "which baseball League", stays the head).
+                common = [t for t in chunk if t.pos_ == "NOUN"]
+                if chunk.root.pos_ == "PROPN" and common and chunk.end - common[-1].i > 2:
+                    return _kind_of(common[-1])
                 return _kind_of(chunk.root)
         for token in doc:
             if token.i == asking and token.dep_ == "det":

@@ -56,6 +56,9 @@ _WH_LAST = re.compile(
     r"\s*[?.!]*\s*$",
     re.IGNORECASE,
 )
+# A wh-word after a noun opens a relative clause ("a contract killer who was associated with
+# members of what crime family?"): the wh-phrase that ends the question asks it.
+_RELATIVE = re.compile(r"(?<=[a-z]) (?:who|whom|whose|which|where|when)\b")
 _WH_KIND: dict[str, QuestionKind] = {
     "when": "when",
     "where": "where",
@@ -102,7 +105,7 @@ def kind_of(text: str) -> QuestionKind:
     found = _WH.search(text)
     asked = _YES_NO.search(text)
     last = _WH_LAST.search(text)
-    if last is not None and asked is not None:
+    if last is not None and (asked is not None or _RELATIVE.search(text, 0, last.start())):
         found = _WH.search(text, last.start())
     elif asked is not None and (found is None or asked.start() < found.start()):
         return "yes_no"

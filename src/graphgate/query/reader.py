@@ -27,7 +27,13 @@ import numpy as np
 
 from graphgate.core.text import content_word_set, normalise_name
 from graphgate.embed.base import Embedder
-from graphgate.query.answer_type import DATES, ExpectedAnswer, asks_same, expected_answer
+from graphgate.query.answer_type import (
+    DATES,
+    GENERIC_HEADS,
+    ExpectedAnswer,
+    asks_same,
+    expected_answer,
+)
 from graphgate.query.base import RetrievalResult
 from graphgate.query.question import Question
 from graphgate.query.reader_evidence import (
@@ -259,10 +265,24 @@ class Reader:
         head = expected.head or ""
         # "How many records": a number of records is of the type asked, any other number not.
         counted = expected.kind == "number" and bool(head)
+        found_in = [spans(doc, expected) for doc in docs]
+        # "Which ski jumper" (a noun of no known entity type): where the evidence calls a
+        # name a ski jumper, that is the type asked; any other name not. Where none is called
+        # so, or the noun names no type ("which name", "which thing"), it says nothing. A
+        # name only modifying the noun ("the 1960 designation") is not called it.
+        typed = expected.kind == "phrase" and bool(head) and head not in GENERIC_HEADS
+        called = {
+            (i, start)
+            for i, (doc, found) in enumerate(zip(docs, found_in, strict=True))
+            for _, label, _, start, end in found
+            if typed
+            and label in expected.preferred | {DESCRIBED}
+            and described_as(doc, start, end, head, modifier=False)
+        }
         asked_end = asked_life_end(question.text)
         asking = asked_words(question.text, question.words)
-        for sentence, doc, said, score, before in zip(
-            pool, docs, evidence, lifted, plain, strict=True
+        for i, (sentence, doc, said, score, before, found_spans) in enumerate(
+            zip(pool, docs, evidence, lifted, plain, found_in, strict=True)
         ):
             asked_at = [
                 t.i for t in doc if t.lower_ in question.words or t.lemma_ in question.words
@@ -281,7 +301,6 @@ class Reader:
                     for e in doc.ents
                     if e.label_ in DATES
                 ]
-            found_spans = spans(doc, expected)
             row = row_span(sentence.text, doc, question.time, expected.kind, found_spans)
             for text, label, at, start, end in found_spans:
                 key = normalise_name(text)
@@ -323,6 +342,8 @@ class Reader:
                         "preferred": float(
                             described
                             if counted
+                            else (i, start) in called
+                            if called
                             else label in expected.preferred or label == DESCRIBED
                         ),
                         "head_noun": float(bool(head) and head in text.lower()),

@@ -212,15 +212,21 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
                 out.append((_as_written(doc, words), NOUN_PHRASE, at, words[0].i, words[-1].i + 1))
     if expected.kind == "entity" and expected.preferred & ORGS:
         out += _names_mistaken_for_others(doc, expected)
-    if expected.kind == "entity" and expected.head:
+    if expected.kind in {"entity", "phrase"} and expected.head:
         # The sentence types a name the parser labelled otherwise: "Ivo Brandt (ORG) is a
-        # Canadian actor" answers "which actor".
+        # Canadian actor" answers "which actor"; or left unlabelled: "Mercyful Fate is a
+        # Danish heavy metal band" answers "which band".
         out += [
             (_entity_text(ent), DESCRIBED, int(ent.start), int(ent.start), int(ent.end))
             for ent in doc.ents
             if ent.label_ in NAMED
             and ent.label_ not in expected.labels
             and described_as(doc, ent.start, ent.end, expected.head, modifier=False)
+        ]
+        out += [
+            (text, DESCRIBED, at, start, end)
+            for text, at, start, end in _unlabelled_names(doc)
+            if described_as(doc, start, end, expected.head, modifier=False)
         ]
     if expected.labels == NUMBERS and not out:  # a number the parser left unlabelled
         dated = {i for e in doc.ents if e.label_ in _TIMED for i in range(e.start, e.end)}
@@ -271,6 +277,24 @@ def _names_mistaken_for_others(doc: Any, expected: ExpectedAnswer) -> list[Span]
         if proper and not any(words[0].i <= i <= words[-1].i for i in taken):
             at = int(chunk.root.i)
             out.append((_as_written(doc, words), PROPER_NAME, at, words[0].i, words[-1].i + 1))
+    return out
+
+
+def _unlabelled_names(doc: Any) -> list[tuple[str, int, int, int]]:
+    """Noun phrases written as a name (every word capitalised, a proper noun at the root) that
+    no entity covers: "Mercyful Fate", whose first word the parser took for an adjective."""
+    taken = {i for e in doc.ents for i in range(e.start, e.end)}
+    out = []
+    for chunk in doc.noun_chunks:
+        words = [t for t in chunk if t.pos_ != "DET"]
+        if (
+            words
+            and chunk.root.pos_ == "PROPN"
+            and words[0].is_title
+            and all(t.is_title or t.lower_ in _NAME_JOINERS for t in words)
+            and not any(t.i in taken for t in words)
+        ):
+            out.append((_as_written(doc, words), int(chunk.root.i), words[0].i, words[-1].i + 1))
     return out
 
 

@@ -41,7 +41,8 @@ def described_as(doc: Any, start: int, end: int, head: str | None, modifier: boo
     Euphoria", "Sergio Agüero, a footballer", "Sandra Oh is a Canadian actress", "the Lakota
     and Dakota Sioux tribes". The question's "which actress" is then answered by its subject,
     not by the role named beside it. ``modifier=False`` leaves out the candidate that only
-    modifies the noun ("the Lakota tribes", but also "the FC Flora coach": a coach *of* it).
+    modifies the noun ("the Lakota tribes", but also "the FC Flora coach": a coach *of* it),
+    not one set beside it ("the ski jumper, Ada Lund,").
     A number is called what it counts ("150 million records" for "how many records"; "twice"
     for "how many times"), a date what "which date" asks for where it gives a day of a month."""
     if not head or end <= start:
@@ -55,7 +56,7 @@ def described_as(doc: Any, start: int, end: int, head: str | None, modifier: boo
         for child in token.children:
             if not start <= child.i < end and child.dep_ in _DESCRIBES and _is_head(child, head):
                 return True
-        outside = modifier and not start <= token.head.i < end
+        outside = (modifier or token.dep_ == "appos") and not start <= token.head.i < end
         if outside and token.dep_ in _DESCRIBES and _is_head(token.head, head):
             return True
     root = span.root
