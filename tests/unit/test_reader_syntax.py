@@ -15,7 +15,13 @@ from graphgate.query.answer_type import NUMBERS, expected_answer
 from graphgate.query.base import RetrievalResult, RetrievedChunk
 from graphgate.query.question import read_question
 from graphgate.query.reader_evidence import abbreviates
-from graphgate.query.reader_syntax import asked_by, asked_life_end, described_as, life_end
+from graphgate.query.reader_syntax import (
+    asked_by,
+    asked_life_end,
+    described_as,
+    life_end,
+    wh_governors,
+)
 
 
 def _short(answerer: ExtractiveAnswerer, question: str, *passages: str) -> str | None:
@@ -128,6 +134,60 @@ def test_a_word_of_the_question_governs_the_candidate(
 ) -> None:
     doc = nlp(sentence)
     assert asked_by(doc, *_tokens(doc, name), frozenset(asked)) is governed
+
+
+@pytest.mark.parametrize(
+    ("question", "governors"),
+    [
+        ("Who directed the film that was shot in Lyon in 1986?", {"directed"}),
+        ("Harbor Lights is on a network founded by who?", {"founded"}),
+        ("Ada Lund was a biographer of a killer who was associated with members of what crime "
+         "family?", {"member"}),
+        ("Tom Reyes is a consultant who has worked with the mayor of what city?", {"mayor"}),
+        ("Ivo Brandt was a painter known for his depictions of what?", {"depiction"}),
+        ("Mina Sato was awarded what in 2004?", {"awarded"}),
+        # A copula governs nothing: every word of a long question would govern otherwise.
+        ("Which company, reported by both Lyon Daily and Harbor Post, is the largest?", set()),
+        ("What is the capital of Norland?", set()),
+    ],
+)  # fmt: skip
+def test_the_question_word_is_governed_by_the_words_that_ask_it(
+    nlp: Any, question: str, governors: set[str]
+) -> None:
+    """Only the word that governs the question word asks for the candidate ("founded by who"):
+    a relative pronoun's verb ("a killer who was associated") does not."""
+    read = read_question(question)
+    assert wh_governors(read.parse(lambda: nlp), read.words) == governors
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "answer"),
+    [
+        ("Who directed the horror film that was shot around Lyon in 1986?",
+         ("Night Ward, starring Tom Reyes, is a 1986 horror film directed by Ada Lund.",),
+         "Ada Lund"),
+        ("Who coached the team that won the cup in 1979?",
+         ("The Lyon Hawks, captained by Ivo Brandt, won the cup in 1979 and were coached by "
+          "Mina Sato.",),
+         "Mina Sato"),
+        ("Ivo Brandt was a painter known for his depictions of what?",
+         ("Ivo Brandt (1921 – 2013) was an Austrian painter known for his precise depictions "
+          "of harbour cranes.", "Brandt lived in Vienna and Trieste."),
+         "harbour cranes"),
+        ("Rita Moss was a singer known for her recordings of what?",
+         ("Rita Moss (1930 – 1999) was an Irish singer known for her early recordings of sea "
+          "shanties.", "Moss lived in Cork."),
+         "sea shanties"),
+    ],
+)  # fmt: skip
+def test_the_word_that_asks_picks_the_candidate_it_governs(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str,
+    evidence: tuple[str, ...], answer: str,
+) -> None:  # fmt: skip
+    """Two candidates in one sentence, as near the question's words: the one the question's
+    asking word governs there ("directed by Ada Lund", "depictions of harbour cranes")."""
+    assert _short(reader_with({}), question, *evidence) == answer
+    assert _short(reader_with({"asked_by": 0.0}), question, *evidence) != answer
 
 
 # -- the answer types ---------------------------------------------------------------------------

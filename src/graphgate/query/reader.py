@@ -63,9 +63,9 @@ from graphgate.query.reader_rows import SAME_SPAN, row_span
 from graphgate.query.reader_syntax import (
     asked_by,
     asked_life_end,
-    asked_words,
     described_as,
     life_value,
+    wh_governors,
 )
 from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
 
@@ -280,7 +280,7 @@ class Reader:
             and described_as(doc, start, end, head, modifier=False)
         }
         asked_end = asked_life_end(question.text)
-        asking = asked_words(question.text, question.words)
+        asking = wh_governors(question.parse(self._pipeline), question.words)
         for i, (sentence, doc, said, score, before, found_spans) in enumerate(
             zip(pool, docs, evidence, lifted, plain, found_in, strict=True)
         ):

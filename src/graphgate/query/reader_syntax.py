@@ -1,9 +1,9 @@
 """What a sentence's parse says of one candidate answer (query/reader.py): whether the sentence
 calls it what the question asks for, which end of a life a date in parentheses is, and whether
-a word of the question governs it.
+the word that governs the question's wh-word governs it ("founded by X" for "founded by who").
 
-All three read spaCy's dependency parse of the evidence sentence, the same parse the candidates come
-from: no word lists beyond the question's own head noun.
+All read spaCy's dependency parse of the evidence sentence, the same parse the candidates come
+from (and of the question, for its wh-word): no word lists beyond the question's own words.
 """
 
 from __future__ import annotations
@@ -109,8 +109,10 @@ def life_value(asked: str | None, doc: Any, start: int, end: int, dated: bool) -
 def asked_by(doc: Any, start: int, end: int, asked: frozenset[str]) -> bool:
     """The candidate is what a word of the question governs in the sentence: "founded by
     Betty Cohen" for "a network founded by who?", "the second wife of John Lennon" for "the
-    second wife of what singer?", "Betty Cohen founded it". ``asked`` are the question's
-    content words (not its names); words meet by their stem (core/family_match.py)."""
+    second wife of what singer?", "Betty Cohen founded it". ``asked`` are the words that
+    govern the question's wh-word (:func:`wh_governors`): every content word of a long question
+    governs something in a sentence that restates it. Words meet by their stem
+    (core/family_match.py)."""
     if end <= start or not asked:
         return False
     root = doc[start:end].root
@@ -129,7 +131,22 @@ def _meets_either(token: Any, asked: frozenset[str]) -> bool:
     return any(stem(a) in stems for a in asked)
 
 
-def asked_words(question: str, words: frozenset[str]) -> frozenset[str]:
-    """The question's content words written in lower case: what it asks, not whom it names."""
-    lower = set(re.findall(r"\b[a-z][a-z-]+\b", question))
-    return frozenset(w for w in words if w in lower)
+_WH = frozenset({"who", "whom", "whose", "what", "which", "when", "where"})
+
+
+def wh_governors(doc: Any, words: frozenset[str]) -> frozenset[str]:
+    """The question's words that govern what it asks, from its parse: "directed" for "Who
+    directed the film …", "founded" for "a network founded by who?", "members" for "members
+    of what crime family?". A copula governs nothing ("Which company … is …")."""
+    for token in doc:
+        if token.lower_ not in _WH or (token.i > 0 and token.head.dep_ == "relcl"):
+            continue  # a relative pronoun ("a killer who was associated with …") asks nothing
+        asked = token.head if token.dep_ == "det" else token  # "what crime family"
+        governor = asked.head
+        if governor.pos_ == "ADP" and governor.head is not governor:
+            governor = governor.head  # through the preposition: "founded by", "members of"
+        if governor.i == asked.i:
+            return frozenset()
+        lemma, lower = str(governor.lemma_).lower(), str(governor.lower_)
+        return frozenset(w for w in (lemma, lower) if w in words)
+    return frozenset()
