@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from graphgate.query.answer import ExtractiveAnswerer
-from graphgate.query.answer_type import NUMBERS, expected_answer
+from graphgate.query.answer_type import NUMBERS, expected_answer, names_other_kind
 from graphgate.query.base import RetrievalResult, RetrievedChunk
 from graphgate.query.question import read_question
 from graphgate.query.reader_evidence import abbreviates
@@ -191,6 +191,45 @@ def test_the_word_that_asks_picks_the_candidate_it_governs(
 
 
 # -- the answer types ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("head", "name", "other"),
+    [
+        ("team", "Southern League", True),
+        ("team", "the Northern Premier Division", True),
+        ("club", "Harbour Road Stadium", True),
+        ("team", "Lyon State University", True),
+        ("league", "Harlow Rovers Club", True),
+        ("team", "Harlow Town", False),
+        ("team", "Lyon Hawks", False),
+        ("division", "Lake Shore League", False),
+        ("school", "Hale College", False),
+        ("party", "Workers' Federation", False),  # a party may be called anything
+        ("company", "Lund Stadium", False),  # a company of no listed kind: the name says nothing
+    ],
+)
+def test_a_name_that_declares_another_kind_is_not_the_kind_asked(
+    head: str, name: str, other: bool
+) -> None:
+    assert names_other_kind(head, name) is other
+
+
+@pytest.mark.parametrize(
+    ("coach", "team", "league"),
+    [
+        ("Ada Lund", "Harlow", "Southern League"),
+        ("Tom Reyes", "Kettering", "Northern Premier League"),
+        ("Ivo Brandt", "Lyon Hawks", "Central Conference"),
+    ],
+)
+def test_which_team_is_not_answered_by_the_league_it_played_in(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], coach: str, team: str,
+    league: str,
+) -> None:  # fmt: skip
+    question = f"Which team did {coach} coach from 2001 to 2003?"
+    evidence = (f"From 2001 to 2003 {coach} coached {team} in the {league}.",)
+    assert _short(reader_with({}), question, *evidence) == team
+
+
 @pytest.mark.parametrize(
     "question",
     [

@@ -92,6 +92,16 @@ _KIND_OF = re.compile(r"\b(?:what|which)\s+(?:type|kind|sort|form)s?\s+of\b", re
 NOUN_PHRASE = "NOUN_PHRASE"
 # "What is the name of the band …": the named thing's noun is the head, not "name".
 _NAME_OF = frozenset({"name", "title"})
+# Kinds of organisation and place a name's own last word declares ("Southern League", "Wembley
+# Stadium", "Iowa State University"): asked for a team, a league is no answer. A noun in none of
+# these says nothing (a party may be called a league, a federation or a front).
+_NAMED_KINDS: tuple[frozenset[str], ...] = (
+    frozenset({"team", "club", "side", "squad", "franchise"}),
+    frozenset({"league", "division", "conference", "cup", "championship", "tournament"}),
+    frozenset({"stadium", "arena", "ground", "venue"}),
+    frozenset({"university", "college", "school", "academy"}),
+)
+_ALL_KINDS = frozenset().union(*_NAMED_KINDS)
 # Nouns that ask for something without saying of what type: no evidence "calls" an answer one.
 GENERIC_HEADS = frozenset({"name", "title", "thing", "one", "work", "part", "term"})
 
@@ -314,6 +324,18 @@ def _comparison(text: str) -> tuple[Literal["date", "number"] | None, bool]:
     if _MORE.search(text):
         return "number", False
     return None, False
+
+
+def names_other_kind(head: str | None, name: str) -> bool:
+    """The name's last word declares a kind other than the asked one: "Southern League" for
+    "which team", "Wembley Stadium" for "what football team"."""
+    words = name.split()
+    if not head or not words:
+        return False
+    own = words[-1].lower()
+    own = own[:-1] if own.endswith("s") and own[:-1] in _ALL_KINDS else own
+    asked = next((kinds for kinds in _NAMED_KINDS if head in kinds), None)
+    return asked is not None and own in _ALL_KINDS and own not in asked
 
 
 def asks_same(text: str) -> bool:

@@ -33,6 +33,7 @@ from graphgate.query.answer_type import (
     ExpectedAnswer,
     asks_same,
     expected_answer,
+    names_other_kind,
 )
 from graphgate.query.base import RetrievalResult
 from graphgate.query.question import Question
@@ -310,6 +311,7 @@ class Reader:
                     or text.lower() in asked
                     or named_by(words, question.words)
                     or abbreviates(text, question.text)
+                    or names_other_kind(expected.head, text)  # "Southern League": no team
                     # A person the parser named, asked for a team: one sharing the question's
                     # names ("Salvinu Schembri" for "André Schembri's team") is kin, no team.
                     or (label == PROPER_NAME and bool(words & question.words))
