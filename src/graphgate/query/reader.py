@@ -7,10 +7,11 @@ by the sentences that state it: their similarity to the question (the loaded emb
 share of the question's words they contain, where it stands beside the asked time's dates,
 graph edges between the candidate and the entities the question names, and what the
 sentence's parse says of it: called what the question asks for, a lifespan's end, governed by
-a question word (query/reader_syntax.py; the features and weights: query/reader_features.py).
-A candidate the question names itself (or by its initials) is never its answer, and a word of
-the question the sentence holds only inside the candidate's own name is no support for it.
-Yes/no is decided side by side: each thing the question says is looked for in the evidence.
+the word asking (query/reader_syntax.py; the features and weights: query/reader_features.py).
+A candidate the question names itself (or by its initials), or whose name declares another
+kind than the one asked ("Southern League" for "which team"), is never its answer, and a word
+of the question the sentence holds only inside the candidate's own name is no support for it.
+Options and yes/no are chosen, not found (query/reader_choice.py).
 Below ``min_support``, or with a rival candidate within ``min_margin`` of the best, the reader
 abstains (a guess stated as an answer is worse than none); a row whose span is the asked one
 is support enough.
@@ -18,7 +19,6 @@ is support enough.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,31 +31,26 @@ from graphgate.query.answer_type import (
     DATES,
     GENERIC_HEADS,
     ExpectedAnswer,
-    asks_same,
     expected_answer,
     names_other_kind,
 )
 from graphgate.query.base import RetrievalResult
 from graphgate.query.question import Question
+from graphgate.query.reader_choice import Reading, decide_yes_no, pick_option
 from graphgate.query.reader_evidence import (
     DESCRIBED,
     GRAPH_BONUS,
     PROPER_NAME,
     Sentence,
     abbreviates,
-    compared_value,
     context_share,
     graph_vote,
     holder_sentence,
     linked_names,
-    mentions_name,
-    mentions_own,
     named_by,
     previous,
-    question_names,
     related_names,
     second_hop,
-    share,
     share_inside,
     spans,
 )
@@ -76,14 +71,6 @@ POOL = 12
 # A sentence that names the candidate beside many of the question's words is the evidence.
 _SHARE_WEIGHT = 0.5
 _FITS_BONUS = 0.3
-# Yes/no: a side counts as stated when a sentence holds this share of its words.
-_SIDE_SHARE = 0.6
-_NEGATION = re.compile(r"\b(not|no|never|n't|neither|nor|none)\b", re.I)
-_CLAUSES = re.compile(
-    r",?\s+(?:while|whereas|but|and then|as compared to|compared to|in contrast to|"
-    r"and does|and did|and is|and was)\s+|,\s+and\s+",
-    re.I,
-)
 _CACHE_LIMIT = 4096
 
 
@@ -189,9 +176,22 @@ class Reader:
         evidence = self._evidence(question, embedder, pool, previous(ranked))
         relevance = [e.relevance for e in evidence]
         if expected.kind == "yes_no":
-            return self._yes_no(question, expected, pool, relevance, embedder)
+            verdict, stated, score = decide_yes_no(
+                question,
+                pool,
+                relevance,
+                Reading(
+                    self._parse,
+                    self._pipeline,
+                    lambda side, texts: self._pairwise(embedder, side, texts),
+                    self.min_support,
+                    self.side_similarity,
+                ),
+            )
+            return ShortAnswer(verdict, stated, score, "yes_no")
         if expected.kind == "option":
-            return self._option(expected, pool, relevance)
+            picked, stated, score = pick_option(expected, pool, relevance, self.min_support)
+            return ShortAnswer(picked, stated, score, "option")
         return self._candidate(question, expected, result, ranked, pool, evidence)
 
     def _evidence(
@@ -394,127 +394,9 @@ class Reader:
         text = min(fuller, key=len) if fuller else best.text
         return ShortAnswer(text, best.sentence, best.score, expected.kind)
 
-    # -- one of the named options -------------------------------------------------------------
-    def _option(
-        self, expected: ExpectedAnswer, pool: list[Sentence], relevance: list[float]
-    ) -> ShortAnswer:
-        """By the compared value (the earlier date, the larger number) where both options
-        have one; else by the better-supported option."""
-        support: list[tuple[float, Sentence | None, float | None]] = []
-        for option in expected.options:
-            best: tuple[float, Sentence | None, float | None] = (0.0, None, None)
-            for sentence, score in zip(pool, relevance, strict=True):
-                if not mentions_name(option, sentence.text):
-                    continue
-                value = compared_value(sentence.text, expected.compared_by)
-                # The best sentence that states the compared value, over a better one without.
-                rank = (value is not None, score)
-                if best[1] is None or rank > (best[2] is not None, best[0]):
-                    best = (score, sentence, value)
-            support.append(best)
-        values = [v for _, _, v in support]
-        if expected.compared_by is not None and all(v is not None for v in values):
-            numbers = [float(v) for v in values if v is not None]
-            if numbers[0] != numbers[1]:
-                pick = int(np.argmin(numbers) if expected.least_wins else np.argmax(numbers))
-                score, stated, _ = support[pick]
-                return ShortAnswer(expected.options[pick], stated, score, "option")
-        scores = [s for s, _, _ in support]
-        if max(scores) < self.min_support or scores[0] == scores[1]:
-            return ShortAnswer(None, None, max(scores), "option")
-        pick = int(np.argmax(scores))
-        return ShortAnswer(expected.options[pick], support[pick][1], scores[pick], "option")
-
-    # -- yes or no ---------------------------------------------------------------------------
-    def _yes_no(
-        self,
-        question: Question,
-        expected: ExpectedAnswer,
-        pool: list[Sentence],
-        relevance: list[float],
-        embedder: Embedder | None,
-    ) -> ShortAnswer:
-        names = question_names(question.parse(self._pipeline))
-        if len(names) >= 2:
-            about = self._about_each(question, names, pool, relevance)
-            if about is not None:
-                return about
-        top = int(np.argmax(relevance))
-        if relevance[top] < self.min_support:
-            return ShortAnswer(None, None, relevance[top], "yes_no")
-        sides = [
-            s for s in _CLAUSES.split(question.text.rstrip("?")) if len(content_word_set(s)) >= 3
-        ]
-        sides = sides or [question.text]
-        texts = [s.text for s in pool]
-        decided = []
-        for side in sides:
-            words = content_word_set(side)
-            close = self._pairwise(embedder, side, texts)
-            best = max(
-                range(len(pool)), key=lambda i: (share(words, texts[i]), close[i] if close else 0.0)
-            )
-            nearest = int(np.argmax(close)) if close else best
-            stated = share(words, texts[best]) >= _SIDE_SHARE or (
-                bool(close) and close[nearest] >= self.side_similarity
-            )
-            said = texts[best] if share(words, texts[best]) >= _SIDE_SHARE else texts[nearest]
-            negated = bool(_NEGATION.search(said)) != bool(_NEGATION.search(side))
-            decided.append(stated and not negated)
-        verdict = "yes" if all(decided) else "no"
-        return ShortAnswer(verdict, pool[top], relevance[top], "yes_no")
-
     def _pairwise(self, embedder: Embedder | None, side: str, texts: list[str]) -> list[float]:
         """Cosine of one side of a yes/no question to each evidence sentence."""
         if embedder is None:
             return []
         vectors = self._embed(embedder, [side, *texts])
         return [float(np.dot(vectors[0], v)) for v in vectors[1:]]
-
-    def _about_each(
-        self,
-        question: Question,
-        names: list[str],
-        pool: list[Sentence],
-        relevance: list[float],
-    ) -> ShortAnswer | None:
-        """ "Are X and Y both Z?": Z stated of each; "… the same Z?": Z of each compared.
-        None where the evidence does not name both (the claims are read as a whole then)."""
-        said = set(question.words) - {"both", "same"}
-        for name in names:
-            said -= content_word_set(name)
-        same = asks_same(question.text) and "both" not in question.text.lower().split()
-        per_name: list[list[Sentence]] = []
-        for name, other in ((names[0], names[1]), (names[1], names[0])):
-            about = [s for s in pool if mentions_own(name, other, s.text)]
-            if not about:
-                return None
-            per_name.append(about)
-        if same:
-            values = []
-            for about in per_name:
-                docs = self._parse([s.text for s in about])
-                found = [
-                    e.text
-                    for d in docs
-                    for e in d.ents
-                    if e.label_ in {"NORP", "GPE"}
-                    and not content_word_set(e.text) <= question.words  # a name, not a value
-                ]
-                values.append({normalise_name(v) for v in found[:2]})
-            if not all(values):
-                return None
-            verdict = "yes" if values[0] & values[1] else "no"
-            return ShortAnswer(verdict, per_name[0][0], 1.0, "yes_no")
-        if not said:
-            return None
-        # A nationality or group the question gives ("both American directors") must be
-        # stated of each; of the other words, half.
-        doc = question.parse(self._pipeline)
-        required = {w for e in doc.ents if e.label_ == "NORP" for w in content_word_set(e.text)}
-        stated = [
-            any(share(said, s.text) >= 0.5 and required <= content_word_set(s.text) for s in about)
-            for about in per_name
-        ]
-        verdict = "yes" if all(stated) else "no"
-        return ShortAnswer(verdict, per_name[0][0], max(relevance), "yes_no")
