@@ -90,7 +90,10 @@ class ExtractiveAnswerer:
         scored: list[tuple[float, int, Sentence]] = []
         for i, s in enumerate(sentences):
             words = content_word_set(s.text)
-            overlap = sum(1.0 / math.log(2 + frequency[w]) for w in words & question_words)
+            # Summed in word order: a set's order changes with the process's hash seed, and
+            # so would a float sum's last bit, and a tie between two sentences with it.
+            shared = sorted(words & question_words)
+            overlap = sum(1.0 / math.log(2 + frequency[w]) for w in shared)
             mentions = sum(1 for name in entity_names if name and name in s.text.lower())
             score = overlap + 0.3 * min(mentions, 3) + 0.5 / (1 + s.chunk_rank)
             if len(words) >= 4:  # fragments such as "' cried Bob." answer nothing
