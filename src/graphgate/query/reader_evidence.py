@@ -265,34 +265,29 @@ def _names_mistaken_for_others(doc: Any, expected: ExpectedAnswer) -> list[Span]
         for ent in doc.ents
         if ent.label_ in _MISTAKEN_FOR_ORG and ent.label_ not in expected.labels
     ]
-    taken = {i for e in doc.ents for i in range(e.start, e.end)}
-    for chunk in doc.noun_chunks:
-        words = [t for t in chunk if t.pos_ != "DET"]
-        proper = (
-            bool(words)
-            and words[0].pos_ == "PROPN"
-            and chunk.root.pos_ == "PROPN"
-            and all(t.pos_ == "PROPN" or t.lower_ in _NAME_JOINERS for t in words)
-        )
-        if proper and not any(words[0].i <= i <= words[-1].i for i in taken):
-            at = int(chunk.root.i)
-            out.append((_as_written(doc, words), PROPER_NAME, at, words[0].i, words[-1].i + 1))
+    out += [
+        (text, PROPER_NAME, at, start, end)
+        for text, at, start, end in _unlabelled_names(doc, by_case=False)
+    ]
     return out
 
 
-def _unlabelled_names(doc: Any) -> list[tuple[str, int, int, int]]:
-    """Noun phrases written as a name (every word capitalised, a proper noun at the root) that
-    no entity covers: "Mercyful Fate", whose first word the parser took for an adjective."""
+def _unlabelled_names(doc: Any, by_case: bool = True) -> list[tuple[str, int, int, int]]:
+    """Noun phrases written as a name that no entity covers, a proper noun at their root and
+    every word a name's (or a joiner, "of", "de"): tagged a proper noun, or with ``by_case``
+    capitalised ("Mercyful Fate", whose first word the parser took for an adjective). Each as
+    (text, root, start, end)."""
     taken = {i for e in doc.ents for i in range(e.start, e.end)}
     out = []
     for chunk in doc.noun_chunks:
         words = [t for t in chunk if t.pos_ != "DET"]
+        named = [bool(t.is_title) if by_case else t.pos_ == "PROPN" for t in words]
         if (
             words
+            and named[0]
             and chunk.root.pos_ == "PROPN"
-            and words[0].is_title
-            and all(t.is_title or t.lower_ in _NAME_JOINERS for t in words)
-            and not any(t.i in taken for t in words)
+            and all(n or t.lower_ in _NAME_JOINERS for n, t in zip(named, words, strict=True))
+            and not any(words[0].i <= i <= words[-1].i for i in taken)
         ):
             out.append((_as_written(doc, words), int(chunk.root.i), words[0].i, words[-1].i + 1))
     return out
