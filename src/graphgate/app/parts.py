@@ -149,6 +149,7 @@ class WorkspaceParts:
                     self.settings.query.reader_side_similarity,
                     lambda: self.embedder,
                     self.settings.query.reader_min_margin,
+                    timed_evidence=self.settings.query.reader_timed_evidence,
                 )
         return ExtractiveAnswerer(self.settings.query.answer_sentences, self._reader)
 

@@ -172,6 +172,14 @@ class QuerySettings(Section):
         "of its best: of two near-equal readings of the evidence, either is a guess (swept on "
         "HotpotQA, MultiHop-RAG and TimeQA: README; 0 answers whenever support allows).",
     )
+    reader_timed_evidence: bool = Field(
+        True,
+        description='A question asking over a period ("which team from 2005 to 2006") is '
+        "answered by the offline reader only from sentences stating a time inside it, or a "
+        'list row dated in it: an undated sentence (a page\'s present, "X plays for Y") '
+        "says nothing of the period, so with none dated the reader abstains (TimeQA: README). "
+        "Off, undated sentences compete, scored lower.",
+    )
     reader_side_similarity: float = Field(
         0.4,
         ge=-1.0,

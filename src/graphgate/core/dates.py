@@ -113,6 +113,7 @@ class TimeSpan:
     end: date | None
     label: str
     point: bool = False  # one date as written (an event), not a range or an open span
+    period: bool = False  # a range as written ("from 2005 to 2006"): what held over it
 
     def overlaps(self, other: TimeSpan) -> bool:
         return (self.end is None or other.start is None or other.start <= self.end) and (
@@ -218,7 +219,11 @@ def spans_in(text: str) -> list[TimeSpan]:
             used |= {a, b}
             if points[b].last < points[a].first:
                 continue  # "from 2005 to 2004": a range that ends before it starts says no time
-            spans.append(TimeSpan(points[a].first, points[b].last, f"{points[a]} to {points[b]}"))
+            spans.append(
+                TimeSpan(
+                    points[a].first, points[b].last, f"{points[a]} to {points[b]}", period=True
+                )
+            )
     for pattern, opened in ((_BEFORE, "end"), (_AFTER, "start")):
         for m in pattern.finditer(marked):
             i = _index(m.group(1))
@@ -250,7 +255,7 @@ def question_time(question: str) -> TimeSpan | None:
             raise ValueError(
                 f"the question asks from {a} to {b}: a range that ends before it starts"
             )
-        return TimeSpan(a.first, b.last, f"from {a} to {b}")
+        return TimeSpan(a.first, b.last, f"from {a} to {b}", period=True)
     m = _BEFORE.search(marked)
     if m:
         p = points[_index(m.group(1))]

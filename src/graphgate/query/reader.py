@@ -110,9 +110,12 @@ class Reader:
         embedder: Callable[[], Embedder] | None = None,
         min_margin: float = 0.0,
         weights: dict[str, float] | None = None,
+        timed_evidence: bool = True,
     ) -> None:
         """``nlp`` and ``embedder`` load what a question read without an index (an external
-        retriever's result) lacks; a question of a loaded index brings its own."""
+        retriever's result) lacks; a question of a loaded index brings its own.
+        ``timed_evidence``: a question asking over a period is answered only by sentences
+        stating a time inside it (or a list row dated in it)."""
         self._nlp_loader = nlp
         self._embedder_loader = embedder
         self._nlp: Any = None
@@ -120,6 +123,7 @@ class Reader:
         self.side_similarity = side_similarity
         self.min_margin = min_margin
         self.weights = dict(WEIGHTS if weights is None else weights)
+        self.timed_evidence = timed_evidence
         self._docs: dict[str, Any] = {}
         self._vectors: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
 
@@ -282,9 +286,17 @@ class Reader:
         }
         asked_end = asked_life_end(question.text)
         asking = wh_governors(question.parse(self._pipeline), question.words)
+        # "Which team was X part of from 2005 to 2006?" asks what held over a period: a
+        # sentence stating no time inside it ("X is a footballer who plays for Y", the page's
+        # present) says nothing of that period. A single date ("the film shot in 1986")
+        # often names the event, not the answer's time, and filters nothing.
+        timed_only = self.timed_evidence and question.time is not None and question.time.period
         for i, (sentence, doc, said, score, before, found_spans) in enumerate(
             zip(pool, docs, evidence, lifted, plain, found_in, strict=True)
         ):
+            row = row_span(sentence.text, doc, question.time, expected.kind, found_spans)
+            if timed_only and not said.values["fits_time"] and row is None:
+                continue
             asked_at = [
                 t.i for t in doc if t.lower_ in question.words or t.lemma_ in question.words
             ]
@@ -302,7 +314,6 @@ class Reader:
                     for e in doc.ents
                     if e.label_ in DATES
                 ]
-            row = row_span(sentence.text, doc, question.time, expected.kind, found_spans)
             for text, label, at, start, end in found_spans:
                 key = normalise_name(text)
                 words = content_word_set(text)
