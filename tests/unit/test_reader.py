@@ -270,3 +270,29 @@ def test_the_time_features_hold_only_for_a_span_of_several_years() -> None:
     assert bounds_met("He joined in 1989.", asked) == (False, False)
     assert bounds_met("He joined in 1987.", question_time("in 1987")) == (False, False)
     assert bounds_met("He joined in 1987.", None) == (False, False)
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "gold"),
+    [
+        ("Ravel Osterby was part of what team from 2009 to 2010?",
+         "Osterby returned to Skagen Rovers in the 2010 summer , and appeared in 45 matches "
+         "during the 2010–11 campaign .", "Skagen Rovers"),
+        ("Which club did Ravel Osterby play for from 2009 to 2010?",
+         "Osterby rejoined Skagen Rovers in the summer of 2010 and played 30 games in the "
+         "2010–11 season .", "Skagen Rovers"),
+        ("What team was coached by manager Teodor Vlask from 2010 to 2013?",
+         "Vlask's first match in charge of Tatran Lipany was a 1–1 draw at home to Bath Town on "
+         "16 October 2010 , and with results such as a 3–0 win over Brezno FC he was named "
+         "manager of the month .", "Tatran Lipany"),
+        ("Which team did Teodor Vlask manage from 2010 to 2013?",
+         "In October 2010 Vlask took charge of Tatran Lipany , whose 3–0 win at Brezno followed "
+         "a week later .", "Tatran Lipany"),
+    ],
+)  # fmt: skip
+def test_a_season_or_a_score_labelled_a_name_is_no_name(
+    answerer: ExtractiveAnswerer, question: str, evidence: str, gold: str
+) -> None:
+    """The small parser labels "2010–11" and "3–0" organisations: without a letter, a
+    candidate is a season or a score, never the team asked for (nor its rival)."""
+    assert short(answerer, question, evidence) == gold

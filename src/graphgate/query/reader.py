@@ -30,6 +30,7 @@ from graphgate.embed.base import Embedder
 from graphgate.query.answer_type import (
     DATES,
     GENERIC_HEADS,
+    NAMED,
     ExpectedAnswer,
     expected_answer,
     names_other_kind,
@@ -72,6 +73,8 @@ POOL = 12
 _SHARE_WEIGHT = 0.5
 _FITS_BONUS = 0.3
 _CACHE_LIMIT = 4096
+# Labels that say a candidate is a name (of a person, an organisation, a place, a work).
+_NAME_LABELS = NAMED | {PROPER_NAME, DESCRIBED}
 
 
 @dataclass(frozen=True)
@@ -323,6 +326,8 @@ class Reader:
                     or named_by(words, question.words)
                     or abbreviates(text, question.text)
                     or names_other_kind(expected.head, text)  # "Southern League": no team
+                    # "2010–11" or "3–0" labelled an organisation: a season or a score.
+                    or (label in _NAME_LABELS and not any(c.isalpha() for c in text))
                     # A person the parser named, asked for a team: one sharing the question's
                     # names ("Salvinu Schembri" for "André Schembri's team") is kin, no team.
                     or (label == PROPER_NAME and bool(words & question.words))
