@@ -37,7 +37,8 @@ FEATURES: tuple[str, ...] = (
     "head_noun",  # holds the noun the question asks for ("which university" -> "University of …")
     "described",  # the sentence calls it what is asked ("X is a Canadian actress", "5 goals")
     "asked_by",  # the word governing the question's wh-word governs it ("founded by X")
-    "life_end",  # a lifespan's date: 1 the end asked ("born" -> its first), -1 the other end
+    "life_end",  # a lifespan's or a run's date: 1 the end asked ("born", "premiered" -> its
+    # first), -1 the other end
     "pool_rank",  # 1 / (1 + the sentence's rank among the reader's sentences)
     "length",  # words in the candidate, up to 6, over 6
     "dated_row",  # a list row's name, its span the asked one (1) or meeting it (0.5): reader_rows

@@ -29,6 +29,20 @@ TIMES = re.compile(
     r"\b(?:once|twice|thrice|(?:\d+|two|three|four|five|six|seven|eight|nine|ten)-times?)\b", re.I
 )
 _DASHES = frozenset({"-", "–", "—", "to"})
+# When a run began or ended ("originally premiered on", "first aired", "last broadcast"): a
+# range's first date answers the one, its last the other ("from September 23, 1962, to March
+# 17, 1963").
+_BEGAN = re.compile(
+    r"\b(premiered?|premieres|debuted|began|begun|started|opened|launched|"
+    r"first (?:aired|broadcast|shown|screened|performed|held|run)|"
+    r"originally (?:aired|broadcast))\b",
+    re.I,
+)
+_ENDED = re.compile(
+    r"\b(ended|finished|concluded|ceased|closed|last (?:aired|broadcast|shown|screened|held))\b",
+    re.I,
+)
+_UNTIL = frozenset({"-", "–", "—", "to", "until", "till", "through"})
 
 
 def _is_head(token: Any, head: str) -> bool:
@@ -70,11 +84,28 @@ def described_as(doc: Any, start: int, end: int, head: str | None, modifier: boo
 
 
 def asked_life_end(question: str) -> str | None:
-    """ "birth" or "death" where the question asks when a life began or ended."""
+    """ "birth" or "death" where the question asks when a life began or ended; "start" or
+    "end" where it asks when a run did (a show, a season, a service)."""
     if _BIRTH.search(question):
         return "birth"
     if _DEATH.search(question):
         return "death"
+    if _BEGAN.search(question):
+        return "start"
+    if _ENDED.search(question):
+        return "end"
+    return None
+
+
+def range_end(doc: Any, start: int, end: int) -> str | None:
+    """Which end of a written range a date is: "start" before "to", "until" or a dash, "end"
+    after one (a comma between counts for nothing), None outside a range."""
+    after = [t for t in doc[end : end + 2] if t.text != ","]
+    before = [t for t in doc[max(0, start - 2) : start] if t.text != ","]
+    if after and after[0].lower_ in _UNTIL:
+        return "start"
+    if before and before[-1].lower_ in _UNTIL:
+        return "end"
     return None
 
 
@@ -99,10 +130,15 @@ def life_end(doc: Any, start: int, end: int) -> str | None:
 
 def life_value(asked: str | None, doc: Any, start: int, end: int, dated: bool) -> float:
     """1 for a date giving the end of a life the question asks about ("born" -> the first date
-    of "(1924 – 2005)"), -1 for the other end, 0 where either is unknown (or no date)."""
+    of "(1924 – 2005)"), or of a run ("premiered" -> the first of "from 4 March 1971 to 12
+    June 1973"), -1 for the other end, 0 where either is unknown (or no date)."""
     if asked is None or not dated:
         return 0.0
-    found = life_end(doc, start, end)
+    life = life_end(doc, start, end)
+    if asked in {"birth", "death"}:
+        found = life
+    else:  # a run's start or end, and a life's dates say nothing of it
+        found = None if life is not None else range_end(doc, start, end)
     return 0.0 if found is None else 1.0 if found == asked else -1.0
 
 
