@@ -11,6 +11,8 @@ the word asking (query/reader_syntax.py; the features and weights: query/reader_
 A candidate the question names itself (or by its initials), or whose name declares another
 kind than the one asked ("Southern League" for "which team"), is never its answer, and a word
 of the question the sentence holds only inside the candidate's own name is no support for it.
+A question that asks over a period ("from 2005 to 2006") reads only the sentences that date
+a time inside it (and list rows dated in it): a page's undated present is no evidence of it.
 Options and yes/no are chosen, not found (query/reader_choice.py).
 Below ``min_support``, or with a rival candidate within ``min_margin`` of the best, the reader
 abstains (a guess stated as an answer is worse than none); a row whose span is the asked one
