@@ -17,10 +17,10 @@ from graphgate.query.question import read_question
 from graphgate.query.reader_evidence import abbreviates
 from graphgate.query.reader_syntax import (
     asked_by,
-    asked_life_end,
+    asked_end,
     described_as,
+    end_value,
     life_end,
-    life_value,
     range_end,
     wh_governors,
 )
@@ -109,9 +109,9 @@ def test_a_lifespan_date_is_read_as_the_end_it_gives(
 
 
 def test_the_question_asks_for_an_end_of_a_life_only_in_lower_case() -> None:
-    assert asked_life_end("When was Ada Lund born?") == "birth"
-    assert asked_life_end("In which year did the painter die?") == "death"
-    assert asked_life_end('When was "Natural Born Killers" released?') is None
+    assert asked_end("When was Ada Lund born?") == "birth"
+    assert asked_end("In which year did the painter die?") == "death"
+    assert asked_end('When was "Natural Born Killers" released?') is None
 
 
 @pytest.mark.parametrize(
@@ -626,6 +626,8 @@ def test_the_initials_of_the_asked_name_are_no_answer(
         ("The festival ran from 1988 until 1994 in Lyon.", "1994", "end"),
         ("The festival ran from 1988 until 1994 in Lyon.", "1988", "start"),
         ("The museum opened on 2 May 1988 in Lyon.", "2 May 1988", None),
+        ("The trust was established in 1974 to raise money for the hall.", "1974", None),
+        ("He left the navy in April 2009, to become a deputy mayor.", "April 2009", None),
     ],
 )  # fmt: skip
 def test_a_range_date_is_read_as_the_end_it_gives(
@@ -640,17 +642,17 @@ def test_a_lifespan_says_nothing_of_a_run(nlp: Any) -> None:
     show premiered reads nothing from it, one asking when its subject was born does."""
     doc = nlp("Ada Lund (3 May 1931 – 9 October 2004) was a painter.")
     born = _tokens(doc, "3 May 1931")
-    assert life_value("start", doc, *born, True) == 0.0
-    assert life_value("end", doc, *born, True) == 0.0
-    assert life_value("birth", doc, *born, True) == 1.0
+    assert end_value("start", doc, *born, True) == 0.0
+    assert end_value("end", doc, *born, True) == 0.0
+    assert end_value("birth", doc, *born, True) == 1.0
 
 
 def test_the_question_asks_for_an_end_of_a_run() -> None:
-    assert asked_life_end("On which date did The Pell Hour originally premiere?") == "start"
-    assert asked_life_end("When was The Pell Hour first broadcast?") == "start"
-    assert asked_life_end("When was The Pell Hour last broadcast?") == "end"
-    assert asked_life_end("When did the festival in Lyon close?") is None  # "closed" only
-    assert asked_life_end("When was Ada Lund born?") == "birth"
+    assert asked_end("On which date did The Pell Hour originally premiere?") == "start"
+    assert asked_end("When was The Pell Hour first broadcast?") == "start"
+    assert asked_end("When was The Pell Hour last broadcast?") == "end"
+    assert asked_end("When did the festival in Lyon close?") is None  # "closed" only
+    assert asked_end("When was Ada Lund born?") == "birth"
 
 
 @pytest.mark.parametrize(

@@ -61,9 +61,9 @@ from graphgate.query.reader_features import WEIGHTS, Occurrence, bounds_met, nea
 from graphgate.query.reader_rows import SAME_SPAN, row_span
 from graphgate.query.reader_syntax import (
     asked_by,
-    asked_life_end,
+    asked_end,
     described_as,
-    life_value,
+    end_value,
     wh_governors,
 )
 from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
@@ -289,7 +289,7 @@ class Reader:
             and label in expected.preferred | {DESCRIBED}
             and described_as(doc, start, end, head, modifier=False)
         }
-        asked_end = asked_life_end(question.text)
+        asked_bound = asked_end(question.text)
         asking = wh_governors(question.parse(self._pipeline), question.words)
         # "Which team was X part of from 2005 to 2006?" asks what held over a period: a
         # sentence stating no time inside it ("X is a footballer who plays for Y", the page's
@@ -369,7 +369,7 @@ class Reader:
                         "head_noun": float(bool(head) and head in text.lower()),
                         "described": float(described),
                         "asked_by": float(asked_by(doc, start, end, asking)),
-                        "life_end": life_value(asked_end, doc, start, end, label in DATES),
+                        "life_end": end_value(asked_bound, doc, start, end, label in DATES),
                         "length": min(len(text.split()), 6) / 6,
                         "dated_row": row.value if row is not None and in_row else 0.0,
                     }

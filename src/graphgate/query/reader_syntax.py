@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from graphgate.core.dates import dates_in
+from graphgate.core.dates import dates_in, is_month
 from graphgate.core.family_match import stem
 
 # Dependencies that make one noun a description of another: "the band Euphoria", "Agüero, an
@@ -83,7 +83,7 @@ def described_as(doc: Any, start: int, end: int, head: str | None, modifier: boo
     return False
 
 
-def asked_life_end(question: str) -> str | None:
+def asked_end(question: str) -> str | None:
     """ "birth" or "death" where the question asks when a life began or ended; "start" or
     "end" where it asks when a run did (a show, a season, a service)."""
     if _BIRTH.search(question):
@@ -98,11 +98,16 @@ def asked_life_end(question: str) -> str | None:
 
 
 def range_end(doc: Any, start: int, end: int) -> str | None:
-    """Which end of a written range a date is: "start" before "to", "until" or a dash, "end"
-    after one (a comma between counts for nothing), None outside a range."""
-    after = [t for t in doc[end : end + 2] if t.text != ","]
+    """Which end of a written range a date is: "start" before "to", "until" or a dash that a
+    date follows ("established in 1974 to raise money" is no range), "end" after one (a comma
+    between counts for nothing), None outside a range."""
+    after = [t for t in doc[end : end + 3] if t.text != ","]
     before = [t for t in doc[max(0, start - 2) : start] if t.text != ","]
-    if after and after[0].lower_ in _UNTIL:
+    if (
+        len(after) > 1
+        and after[0].lower_ in _UNTIL
+        and (after[1].like_num or is_month(str(after[1].text)))
+    ):
         return "start"
     if before and before[-1].lower_ in _UNTIL:
         return "end"
@@ -128,7 +133,7 @@ def life_end(doc: Any, start: int, end: int) -> str | None:
     return None
 
 
-def life_value(asked: str | None, doc: Any, start: int, end: int, dated: bool) -> float:
+def end_value(asked: str | None, doc: Any, start: int, end: int, dated: bool) -> float:
     """1 for a date giving the end of a life the question asks about ("born" -> the first date
     of "(1924 – 2005)"), or of a run ("premiered" -> the first of "from 4 March 1971 to 12
     June 1973"), -1 for the other end, 0 where either is unknown (or no date)."""
