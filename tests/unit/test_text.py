@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pytest
+
 from graphgate.core.text import (
     claims_of,
     content_word_set,
@@ -41,6 +43,47 @@ def test_sentence_spans_are_exact() -> None:
         "week, and poorly.",
         "And then",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        (  # a firm's "Inc.," inside its sentence; the pronoun's sentence after it
+            "Zorvex Network is owned by Zorvex, Inc., a unit of Halbrook Media. It was founded"
+            " by Mira Tal in 1992.",
+            [
+                "Zorvex Network is owned by Zorvex, Inc., a unit of Halbrook Media.",
+                "It was founded by Mira Tal in 1992.",
+            ],
+        ),
+        (  # decimals, initials, dotted initials, titles and numbered things
+            "Brauhaus sold 6.21 million hectolitres. J. R. Quill met Dr. Osei in the U.S. Navy"
+            " at St. Louis. It ranked No. 4 on Sept. 12, 1990. Then it fell.",
+            [
+                "Brauhaus sold 6.21 million hectolitres.",
+                "J. R. Quill met Dr. Osei in the U.S. Navy at St. Louis.",
+                "It ranked No. 4 on Sept. 12, 1990.",
+                "Then it fell.",
+            ],
+        ),
+        (  # closing quotes stay with their sentence; a lower-case word continues it
+            '"Run!" cried the two boys. "Stop?" She did. The title "Why Not?" is a song.',
+            [
+                '"Run!" cried the two boys.',
+                '"Stop?"',
+                "She did.",
+                'The title "Why Not?" is a song.',
+            ],
+        ),
+        (  # a year after a year's sentence, and a firm's "Inc." that ends one
+            "It closed in 1990. 1991 was quiet. Shares of Corvel Inc. The firm grew.",
+            ["It closed in 1990.", "1991 was quiet.", "Shares of Corvel Inc.", "The firm grew."],
+        ),
+        (" . 5 left. Done.", [".", "5 left.", "Done."]),  # a mark with no word before it
+    ],
+)
+def test_sentences_end_where_a_sentence_ends(text: str, sentences: list[str]) -> None:
+    assert [text[a:b] for a, b in sentence_spans(text)] == sentences
 
 
 def test_first_sentence_skips_abbreviations_and_initials() -> None:

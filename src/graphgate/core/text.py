@@ -122,9 +122,18 @@ def squash(text: str) -> str:
 
 
 # -- sentences -----------------------------------------------------------------------------
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+# An end mark, with the closing quotes and brackets that belong to its sentence.
+_END_MARK = re.compile(r"[.!?…]+[\"'”’)\]]*")
 # A list item's line: "- 1994-1997 : Ann Lee", "• Ann Lee (1994–1997)".
 _ITEM = re.compile(r"[ \t]*[-*•–—][ \t]")
+# Words a period follows inside a sentence: titles before a name ("Dr. Lee", "St. Louis").
+# A firm's "Inc." or a "Jr." often ends a sentence too, and is left to the word after it.
+_ABBREVIATIONS = frozenset(
+    {"mr", "mrs", "ms", "dr", "st", "mt", "prof", "gen", "gov", "lt", "col", "capt", "sgt"}
+    | {"rev", "hon", "sen", "rep", "fr", "ft", "vs", "cf", "approx"}
+)
+# Short words a period follows before a number: "No. 5", "Jan. 12", "vol. 3", "pp. 41".
+_BEFORE_NUMBER = re.compile(r"[A-Za-z]{1,4}")
 
 
 def _blocks(text: str) -> Iterator[tuple[int, int]]:
@@ -141,33 +150,56 @@ def _blocks(text: str) -> Iterator[tuple[int, int]]:
         offset = end + 1
 
 
+def _ends_sentence(text: str, mark: re.Match[str], begin: int, end: int) -> bool:
+    """Whether an end mark inside a line ends its sentence. Not inside a word or number
+    ("6.21", "U.S.", "Yahoo!Inc"), not before a lower-case word, a comma or a number it
+    counts ("Inc., a subsidiary", "No. 5"), not after a title ("Dr. Lee") or an initial
+    ("J. R. Smith") or a word dotted within ("U.S. Army")."""
+    after = mark.end()
+    if after < end and text[after].isalnum():
+        return False
+    following = text[after:end].lstrip()
+    if not following:
+        return True
+    first = following[0]
+    words = text[begin : mark.start()].rsplit(None, 1)
+    word = words[-1].lstrip("\"'(“‘[") if words else ""
+    if first.islower() or first in ",;:" or (first.isdigit() and mark.group(0) == "."):
+        return first.isdigit() and not _BEFORE_NUMBER.fullmatch(word)
+    if mark.group(0) != ".":
+        return True
+    return not (
+        word.lower() in _ABBREVIATIONS or (len(word) == 1 and word.isupper()) or "." in word
+    )
+
+
 def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) of each sentence of passage text, stripped: for citing exact spans.
-    A sentence ends at . ! ?, at a paragraph's end, or at the end of a list item's line
-    ("- 1994-1997 : Ann Lee"). A hard-wrapped sentence is still cut at its line breaks, its
-    last line kept: joining the lines turned two of the demo's abstentions into wrong answers
-    (README, issue 32), so that change waits for its own measurement."""
+    A sentence ends at . ! ? (with its closing quotes) before the next sentence's word, at a
+    paragraph's end, or at the end of a list item's line ("- 1994-1997 : Ann Lee"); a period
+    of a number, an abbreviation or an initial ends none (:func:`_ends_sentence`). A
+    hard-wrapped sentence is still cut at its line breaks, its last line kept: joining the
+    lines turned two of the demo's abstentions into wrong answers (README, issue 32), so
+    that change waits for its own measurement."""
     for begin, end in _blocks(text):
-        for match in _SENTENCE.finditer(text, begin, end):
-            raw = match.group(0)
+        marks = _END_MARK.finditer(text, begin, end)
+        cuts = [(m.end(), True) for m in marks if _ends_sentence(text, m, begin, end)]
+        wraps = [(i, False) for i in range(begin, end) if text[i] == "\n"]
+        start = begin
+        for cut, ended in sorted([*cuts, *wraps, (end, True)], key=lambda c: (c[0], not c[1])):
+            raw = text[start:cut]
             body = raw.strip()
-            if not body:
-                continue
-            start = match.start() + len(raw) - len(raw.lstrip())
-            yield start, start + len(body)
-
-
-_ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof", "mt", "no", "vs"}
-_SENTENCE_END = re.compile(r"[.!?…](?=\s)")
+            if body and ended:
+                first = start + len(raw) - len(raw.lstrip())
+                yield first, first + len(body)
+            start = cut
 
 
 def first_sentence(text: str) -> str:
-    """Up to the first sentence end that is not an abbreviation ("Mr.") or an initial ("J.")."""
-    for match in _SENTENCE_END.finditer(text):
-        word = text[: match.start()].rsplit(None, 1)[-1] if text[: match.start()].strip() else ""
-        if word.lower().strip("'\"(") in _ABBREVIATIONS or (len(word) == 1 and word.isupper()):
-            continue
-        return text[: match.end()]
+    """Up to the first end of a sentence, by the rules of :func:`sentence_spans`."""
+    for mark in _END_MARK.finditer(text):
+        if _ends_sentence(text, mark, 0, len(text)):
+            return text[: mark.end()]
     return text
 
 
