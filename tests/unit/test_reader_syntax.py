@@ -265,6 +265,30 @@ def test_the_name_of_a_thing_asks_for_that_thing(nlp: Any, question: str, head: 
 
 
 @pytest.mark.parametrize(
+    ("question", "kind", "head"),
+    [
+        ("Mara Quinn coaches at a college which also runs a campus in which Oregon city?",
+         "place", "city"),
+        ("The band which Ivo Brandt founded was signed by what record label?", "entity", "label"),
+        ("Ivo Brandt played for a club which later moved to which stadium?", "phrase", "stadium"),
+        ("The novel which Mara Quinn wrote in 1990 was published in which city?", "place",
+         "city"),
+        ("Lena Holt taught at a school which has a sister campus in what Texas town?", "place",
+         "town"),
+        # No relative clause before it: the first wh-word still asks.
+        ("What was the profession of Amy Quill, whose life was the subject of a film?",
+         "category", "profession"),
+    ],
+)  # fmt: skip
+def test_a_relative_which_yields_to_the_wh_phrase_ending_the_question(
+    nlp: Any, question: str, kind: str, head: str
+) -> None:
+    read = read_question(question)
+    expected = expected_answer(read, read.parse(lambda: nlp))
+    assert (expected.kind, expected.head) == (kind, head)
+
+
+@pytest.mark.parametrize(
     ("question", "nationality"),
     [
         ("What genre is the author of the story associated with?", False),

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from graphgate.query.question import Question
+from graphgate.query.question import Question, asking_word
 
 AnswerKind = Literal["entity", "date", "place", "number", "option", "yes_no", "phrase", "category"]
 
@@ -181,6 +181,9 @@ def expected_answer(question: Question, doc: Any | None = None) -> ExpectedAnswe
     return ExpectedAnswer("phrase", named | DATES | NUMBERS, head, named)
 
 
+_DETERMINERS = frozenset({"which", "what", "whose"})
+
+
 def _head_noun(text: str, doc: Any | None) -> str | None:
     """The noun a "which/what" determines ("Which American higher learning institution" ->
     institution), from the parse where there is one, else the next word."""
@@ -193,8 +196,7 @@ def _head_noun(text: str, doc: Any | None) -> str | None:
                 ]  # fmt: skip
                 if named:
                     return str(named[0].lemma_).lower()
-        # The first wh-word asks: "what was the profession of X, whose life …" asks no life.
-        asking = next((t.i for t in doc if t.lower_ in {"which", "what", "whose"}), None)
+        asking = _asking_token(text, doc)
         for chunk in doc.noun_chunks:  # "Which American higher learning institution"
             if chunk[0].i == asking and len(chunk) > 1:
                 # "From which university John Campbell Brown was …": a name of two or more
@@ -207,7 +209,8 @@ def _head_noun(text: str, doc: Any | None) -> str | None:
         for token in doc:
             if token.i == asking and token.dep_ == "det":
                 return _kind_of(token.head)
-        for token in doc:  # "what kind of city", "which of the films", a parse gone wrong
+        # "what kind of city", "which of the films", a parse gone wrong
+        for token in doc[asking or 0 :]:
             if token.lower_ in {"which", "what"}:
                 nouns: list[str] = []
                 after = doc[token.i + 1 : token.i + 8]
@@ -223,6 +226,18 @@ def _head_noun(text: str, doc: Any | None) -> str | None:
         return None
     found = re.search(r"\b(?:which|what|whose)\s+([a-z]+)", text, re.I)
     return found.group(1).lower().rstrip("s") if found else None
+
+
+def _asking_token(text: str, doc: Any) -> int | None:
+    """Where the "which", "what" or "whose" that asks is: the first ("what was the
+    profession of X, whose life …" asks no life), unless a relative clause's comes before
+    the wh-phrase ending the question ("a University which also has a second campus in which
+    California city?")."""
+    first = next((t.i for t in doc if t.lower_ in _DETERMINERS), None)
+    word = asking_word(text)
+    if word is None or word.group(1).lower() not in _DETERMINERS:
+        return first
+    return next((t.i for t in doc if t.idx == word.start(1)), first)
 
 
 def _kind_of(noun: Any) -> str:

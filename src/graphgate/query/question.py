@@ -102,16 +102,31 @@ def kind_of(text: str) -> QuestionKind:
         return "count"
     if _LIST.search(text):
         return "list"
-    found = _WH.search(text)
+    found, last_asks = _asking(text)
     asked = _YES_NO.search(text)
-    last = _WH_LAST.search(text)
-    if last is not None and (asked is not None or _RELATIVE.search(text, 0, last.start())):
-        found = _WH.search(text, last.start())
-    elif asked is not None and (found is None or asked.start() < found.start()):
+    if not last_asks and asked is not None and (found is None or asked.start() < found.start()):
         return "yes_no"
     if found is None:
         return "yes_no" if _YES_NO_CLAUSE.search(text) else "other"
     return _WH_KIND[found.group(1).lower()]
+
+
+def asking_word(text: str) -> re.Match[str] | None:
+    """The wh-word that asks (its one group the word): the first, unless a yes/no opening or
+    a relative clause comes before a wh-phrase that ends the question ("… a University which
+    also has a second campus in which California city?" asks "which California city")."""
+    return _asking(text)[0]
+
+
+def _asking(text: str) -> tuple[re.Match[str] | None, bool]:
+    """The asking wh-word, and whether it is the one of the wh-phrase ending the question
+    because something before it asks nothing."""
+    last = _WH_LAST.search(text)
+    if last is not None and (
+        _YES_NO.search(text) is not None or _RELATIVE.search(text, 0, last.start())
+    ):
+        return _WH.search(text, last.start()), True
+    return _WH.search(text), False
 
 
 @dataclass(frozen=True, eq=False)
