@@ -20,6 +20,7 @@ from graphgate.query.reader_syntax import (
     asked_end,
     described_as,
     end_value,
+    group_asked,
     life_end,
     range_end,
     wh_governors,
@@ -699,3 +700,55 @@ def test_premiered_and_last_broadcast_read_the_two_ends_of_a_run(
     # The parser sometimes leaves the day out of the date ("June 1962"): the year decides.
     assert began is not None and first in began and last not in began
     assert ended is not None and last in ended and first not in ended
+
+
+_FAMILIES = [
+    (  # the group named by a family and a noun; the sentence that states it, then one that
+        # names a member beside the family only
+        "Which of the Varga children is ill?",
+        "The youngest of the Varga children, Piroska, is ill with a fever all winter.",
+        "'Here's Anikó, mother!' cried the two young Vargas.",
+        "Piroska",
+    ),
+    (
+        "Which one of the Holt brothers moved to Lisbon?",
+        "In 1990 Edwin Holt moved to Lisbon, where he opened a bakery.",
+        "'Where is Conrad?' asked the Holt brothers at dinner.",
+        "Edwin Holt",
+    ),
+    (
+        "Which of Bob Lund's daughters won the Lyon Prize?",
+        "Greta Lund won the Lyon Prize in 2004 for her second novel.",
+        "'Come in, Ingrid!' called Bob Lund to his daughters.",
+        "Greta Lund",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "stated", "beside", "gold"), _FAMILIES)
+def test_a_member_of_the_group_asked_is_answered_by_what_is_asked_of_them(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+    question: str,
+    stated: str,
+    beside: str,
+    gold: str,
+) -> None:
+    """ "Which of the Varga children is ill?": the family and the noun say who may answer. A
+    sentence naming a member beside them alone ("… cried the two young Vargas") says nothing
+    of which of them is ill: the reader abstains on it, and answers from the one that says."""
+    reader = reader_with({})
+    assert _short(reader, question, beside) is None
+    assert _short(reader, question, beside, stated) == gold
+
+
+def test_the_group_of_a_which_of_question(nlp: Any) -> None:
+    for question, group, asked in [
+        ("Which of the Varga children is ill?", {"varga", "children"}, {"ill"}),
+        ("Which one of the Holt brothers moved to Lisbon?", {"holt", "brother"}, {"lisbon"}),
+        ("Which of Bob Lund's daughters won the Lyon Prize?", {"bob", "lund", "daughter"},
+         {"won", "prize"}),
+    ]:  # fmt: skip
+        found = group_asked(nlp(question))
+        assert group <= found and not found & asked
+    for question in ["Which daughter of Bob Lund won the Lyon Prize?", "Who moved to Lisbon?"]:
+        assert group_asked(nlp(question)) == frozenset()  # no "which of": no group

@@ -10,7 +10,9 @@ sentence's parse says of it: called what the question asks for, a lifespan's end
 the word asking (query/reader_syntax.py; the features and weights: query/reader_features.py).
 A candidate the question names itself (or by its initials), or whose name declares another
 kind than the one asked ("Southern League" for "which team"), is never its answer, and a word
-of the question the sentence holds only inside the candidate's own name is no support for it.
+of the question the sentence holds only inside the candidate's own name is no support for it,
+and in a "which of the X children" question the group's words say who may answer, not what
+is asked of them (a sentence holding none of the other words is no evidence).
 A question that asks over a period ("from 2005 to 2006") reads only the sentences that date
 a time inside it (and list rows dated in it): a page's undated present is no evidence of it.
 Options and yes/no are chosen, not found (query/reader_choice.py).
@@ -64,6 +66,8 @@ from graphgate.query.reader_syntax import (
     asked_end,
     described_as,
     end_value,
+    group_asked,
+    states_any,
     wh_governors,
 )
 from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
@@ -296,11 +300,17 @@ class Reader:
         # present) says nothing of that period. A single date ("the film shot in 1986")
         # often names the event, not the answer's time, and filters nothing.
         timed_only = self.timed_evidence and question.time is not None and question.time.period
+        # "Which of the Cratchit children is ill?": the group's words say who may answer; a
+        # sentence holding none of the rest ("ill") says nothing of which of them is asked.
+        group = group_asked(question.parse(self._pipeline))
+        asked_of = question.words - group if group else frozenset()
         for i, (sentence, doc, said, score, before, found_spans) in enumerate(
             zip(pool, docs, evidence, lifted, plain, found_in, strict=True)
         ):
             row = row_span(sentence.text, doc, question.time, expected.kind, found_spans)
             if timed_only and not said.values["fits_time"] and row is None:
+                continue
+            if asked_of and not states_any(asked_of, sentence.text):
                 continue
             asked_at = [
                 t.i for t in doc if t.lower_ in question.words or t.lemma_ in question.words

@@ -13,6 +13,7 @@ from typing import Any
 
 from graphgate.core.dates import dates_in, is_month
 from graphgate.core.family_match import stem
+from graphgate.core.text import content_word_set
 
 # Dependencies that make one noun a description of another: "the band Euphoria", "Agüero, an
 # Argentine footballer", "the DeCavalcante crime family".
@@ -191,3 +192,24 @@ def wh_governors(doc: Any, words: frozenset[str]) -> frozenset[str]:
         lemma, lower = str(governor.lemma_).lower(), str(governor.lower_)
         return frozenset(w for w in (lemma, lower) if w in words)
     return frozenset()
+
+
+def group_asked(doc: Any) -> frozenset[str]:
+    """The words of the group a "which of" question picks one from: "Cratchit", "children"
+    for "Which of the Cratchit children is ill?", also "which one of …", "which of Bob Lund's
+    daughters …". They say who may answer, not what is asked of them (empty: no group)."""
+    for token in doc:
+        if token.lower_ != "of" or token.dep_ != "prep":
+            continue
+        picker = token.head
+        if picker.lower_ == "one" and any(c.lower_ == "which" for c in picker.children):
+            picker = next(c for c in picker.children if c.lower_ == "which")
+        if picker.lower_ == "which" and picker.i < token.i:
+            return frozenset(content_word_set(doc[token.i : token.right_edge.i + 1].text))
+    return frozenset()
+
+
+def states_any(words: frozenset[str], text: str) -> bool:
+    """Whether the text holds one of the words, meeting by their stem ("ill", "illness")."""
+    stems = {stem(w) for w in content_word_set(text)}
+    return any(stem(w) in stems for w in words)
