@@ -164,8 +164,10 @@ def _ends_sentence(text: str, mark: re.Match[str], begin: int, end: int) -> bool
     first = following[0]
     words = text[begin : mark.start()].rsplit(None, 1)
     word = words[-1].lstrip("\"'(“‘[") if words else ""
-    if first.islower() or first in ",;:" or (first.isdigit() and mark.group(0) == "."):
-        return first.isdigit() and not _BEFORE_NUMBER.fullmatch(word)
+    if first.islower() or first in ",;:":
+        return False
+    if first.isdigit() and mark.group(0) == ".":
+        return not _BEFORE_NUMBER.fullmatch(word)
     if mark.group(0) != ".":
         return True
     return not (

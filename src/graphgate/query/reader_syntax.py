@@ -201,9 +201,9 @@ def group_asked(doc: Any) -> frozenset[str]:
     for token in doc:
         if token.lower_ != "of" or token.dep_ != "prep":
             continue
-        picker = token.head
-        if picker.lower_ == "one" and any(c.lower_ == "which" for c in picker.children):
-            picker = next(c for c in picker.children if c.lower_ == "which")
+        picker = token.head  # "which of …", or "which one of …"
+        if picker.lower_ == "one":
+            picker = next((c for c in picker.children if c.lower_ == "which"), picker)
         if picker.lower_ == "which" and picker.i < token.i:
             return frozenset(content_word_set(doc[token.i : token.right_edge.i + 1].text))
     return frozenset()
