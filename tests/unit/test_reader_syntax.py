@@ -22,6 +22,7 @@ from graphgate.query.reader_syntax import (
     end_value,
     group_asked,
     life_end,
+    prominence,
     range_end,
     wh_governors,
 )
@@ -752,3 +753,89 @@ def test_the_group_of_a_which_of_question(nlp: Any) -> None:
         assert group <= found and not found & asked
     for question in ["Which daughter of Bob Lund won the Lyon Prize?", "Who moved to Lisbon?"]:
         assert group_asked(nlp(question)) == frozenset()  # no "which of": no group
+
+
+# -- prominence: a sentence's own argument over the names qualifying it -----------------------
+@pytest.mark.parametrize(
+    ("sentence", "argument", "qualifier"),
+    [
+        ("Brandt taught at the University of Lyra from 1963 to 1978, where he attained the "
+         "rank of Associate Professor.", "the University of Lyra", "Associate Professor"),
+        ("In July 2004, Norrvik appointed former Ostrava coach Ivo Brandt as its new manager.",
+         "Ivo Brandt", "Ostrava"),
+        ("Lund left Kelso to return to Harlow Town, who at this time were in the Eastern "
+         "Counties League.", "Harlow Town", "the Eastern Counties League"),
+        ("She attended Maple Girls High School, and then Lyra University, where she received "
+         "her degree in International Relations.", "Maple Girls High School",
+         "International Relations"),
+    ],
+)  # fmt: skip
+def test_the_verbs_own_argument_is_more_prominent_than_a_name_qualifying_it(
+    nlp: Any, sentence: str, argument: str, qualifier: str
+) -> None:
+    doc = nlp(sentence)
+    assert prominence(doc, *_tokens(doc, argument)) > prominence(doc, *_tokens(doc, qualifier))
+
+
+@pytest.mark.parametrize(
+    "fragment",
+    [
+        'Tim Lund ("Tiny Tim"), the youngest son of Bob Lund.',
+        "- Ada Sato ( Fiji ) 1997-2002",
+        "Peter Lund, clerk to Ivo Brandt of Lyra.",
+    ],
+)
+def test_a_fragment_without_a_verb_states_its_names_alike(nlp: Any, fragment: str) -> None:
+    """A list's row or a cast list's line has its topic for a root: being that root says
+    nothing of what the question asks ("Who is Bob Lund's employer?" is not Tim Lund)."""
+    doc = nlp(fragment)
+    assert len(doc.ents) >= 2
+    assert {prominence(doc, e.start, e.end) for e in doc.ents} == {0.5}
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "answer"),
+    [
+        ("Who employed Ivo Brandt from 1963 to 1978?",
+         ("Brandt taught at the University of Lyra from 1963 to 1978, where he attained the "
+          "rank of Associate Professor.",),
+         "the University of Lyra"),
+        ("Who was the head coach of Norrvik FC from 2004 to 2008?",
+         ("In July 2004, Norrvik FC appointed former Ostrava coach Ivo Brandt as its new head "
+          "coach.",),
+         "Ivo Brandt"),
+        ("Which company employed Ada Lund from 2010 to 2011?",
+         ("From 2010 to 2011, Lund worked at Norrvik Systems as a data officer for the Baltic "
+          "Trade Council.",),
+         "Norrvik Systems"),
+        ("Who managed Lyon Rovers from 2011 to 2014?",
+         ("From 2011 to 2014 Lyon Rovers were managed by Mina Sato, a former defender of "
+          "Ostrava Wanderers.",),
+         "Mina Sato"),
+        ("Where did Ada Lund work from 1990 to 1995?",
+         ("Lund worked for the Baltic Trade Council from 1990 to 1995, having studied under Ivo "
+          "Brandt at Lyra University.",),
+         "the Baltic Trade Council"),
+    ],
+)  # fmt: skip
+def test_of_two_names_in_one_sentence_the_verbs_argument_answers(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str,
+    evidence: tuple[str, ...], answer: str,
+) -> None:  # fmt: skip
+    """The name the sentence's verb takes answers, not the names describing a role, a past
+    club or a degree beside it (each of these sentences holds a rival of the asked type)."""
+    assert _short(reader_with({}), question, *evidence) == answer
+
+
+def test_without_prominence_a_qualifying_name_is_as_good_a_reading(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+) -> None:
+    """The same sentence read without the parse's depth: the employer and the council it
+    worked for are equally near the question, and the reader abstains."""
+    question = "Which company employed Ada Lund from 2010 to 2011?"
+    evidence = (
+        "From 2010 to 2011, Lund worked at Norrvik Systems as a data officer for the Baltic "
+        "Trade Council."
+    )
+    assert _short(reader_with({"prominence": 0.0}), question, evidence) is None
+    assert _short(reader_with({}), question, evidence) == "Norrvik Systems"

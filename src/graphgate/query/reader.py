@@ -7,7 +7,8 @@ by the sentences that state it: their similarity to the question (the loaded emb
 share of the question's words they contain, where it stands beside the asked time's dates,
 graph edges between the candidate and the entities the question names, and what the
 sentence's parse says of it: called what the question asks for, a lifespan's end, governed by
-the word asking (query/reader_syntax.py; the features and weights: query/reader_features.py).
+the word asking, an argument of the sentence's verb rather than a name qualifying one
+(query/reader_syntax.py; the features and weights: query/reader_features.py).
 A candidate the question names itself (or by its initials), or whose name declares another
 kind than the one asked ("Southern League" for "which team"), is never its answer, and a word
 of the question the sentence holds only inside the candidate's own name is no support for it,
@@ -67,6 +68,7 @@ from graphgate.query.reader_syntax import (
     described_as,
     end_value,
     group_asked,
+    prominence,
     states_any,
     wh_governors,
 )
@@ -379,6 +381,7 @@ class Reader:
                         "head_noun": float(bool(head) and head in text.lower()),
                         "described": float(described),
                         "asked_by": float(asked_by(doc, start, end, asking)),
+                        "prominence": prominence(doc, start, end),
                         "life_end": end_value(asked_bound, doc, start, end, label in DATES),
                         "length": min(len(text.split()), 6) / 6,
                         "dated_row": row.value if row is not None and in_row else 0.0,

