@@ -14,7 +14,7 @@ from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.answer_type import NUMBERS, expected_answer, names_other_kind
 from graphgate.query.base import RetrievalResult, RetrievedChunk
 from graphgate.query.question import read_question
-from graphgate.query.reader_evidence import abbreviates
+from graphgate.query.reader_evidence import abbreviates, defined_name
 from graphgate.query.reader_syntax import (
     asked_by,
     asked_end,
@@ -839,3 +839,47 @@ def test_without_prominence_a_qualifying_name_is_as_good_a_reading(
     )
     assert _short(reader_with({"prominence": 0.0}), question, evidence) is None
     assert _short(reader_with({}), question, evidence) == "Norrvik Systems"
+
+
+# -- an abbreviation the sentence defines ------------------------------------------------------
+@pytest.mark.parametrize(
+    ("acronym", "sentence", "name"),
+    [
+        ("NCW", "He worked as a director for the Christian Employers Association ( NCW ) .",
+         "Christian Employers Association"),
+        ("LRL", "Ivo Brandt chaired the Lyra Rowing League (LRL) from 2001.", "Lyra Rowing League"),
+        ("BSF", "The Baltic Shipowners Federation (BSF) hired Lund in 1965.",
+         "The Baltic Shipowners Federation"),
+        ("CET", "The vote closed on 14 March starting at 11 pm ( CET ).", None),
+        ("BSF", "Lund joined the BSF in 1965.", None),
+        ("Lund", "Ada Lund (Lund) joined in 1965.", None),
+    ],
+)  # fmt: skip
+def test_an_abbreviation_is_answered_by_the_name_its_sentence_defines(
+    acronym: str, sentence: str, name: str | None
+) -> None:
+    assert defined_name(acronym, sentence) == name
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "answer"),
+    [
+        ("Which union did Ada Lund lead from 1972 to 1980?",
+         ("From 1972 to 1980 Lund led the Baltic Dockworkers Union ( BDU ) , the largest in "
+          "Lyra .",),
+         "Baltic Dockworkers Union (BDU)"),
+        ("Which party did Mina Sato belong to from 1990 to 1994?",
+         ("Sato was a member of the Lyra Farmers Party ( LFP ) from 1990 to 1994 .",),
+         "Lyra Farmers Party (LFP)"),
+        ("Which party did Tom Reyes belong to from 1981 to 1989?",
+         ("From 1981 to 1989 Reyes sat for the Norrvik Labour Party (NLP) in parliament.",),
+         "Norrvik Labour Party (NLP)"),
+    ],
+)  # fmt: skip
+def test_an_abbreviated_answer_carries_its_definition(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str,
+    evidence: tuple[str, ...], answer: str,
+) -> None:  # fmt: skip
+    """Where the letters are the best reading ("BDU" beside the question's words), the answer
+    says what they stand for, as the sentence does."""
+    assert _short(reader_with({}), question, *evidence) == answer

@@ -19,7 +19,8 @@ a time inside it (and list rows dated in it): a page's undated present is no evi
 Options and yes/no are chosen, not found (query/reader_choice.py).
 Below ``min_support``, or with a rival candidate within ``min_margin`` of the best, the reader
 abstains (a guess stated as an answer is worse than none); a row whose span is the asked one
-is support enough.
+is support enough. An abbreviation its sentence defines ("the Christian Employers Association
+( NCW )") is answered with the name it stands for.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from graphgate.query.reader_evidence import (
     Sentence,
     abbreviates,
     context_share,
+    defined_name,
     graph_vote,
     holder_sentence,
     linked_names,
@@ -423,6 +425,10 @@ class Reader:
             and len(c.text.split()) <= 3
         ]
         text = min(fuller, key=len) if fuller else best.text
+        # "NCW" where its sentence says "the Christian Employers Association ( NCW )".
+        defined = defined_name(text, best.sentence.text)
+        if defined is not None:
+            text = f"{defined} ({text})"
         return ShortAnswer(text, best.sentence, best.score, expected.kind)
 
     def _pairwise(self, embedder: Embedder | None, side: str, texts: list[str]) -> list[float]:

@@ -33,6 +33,7 @@ _BRIDGE_BONUS = 0.2
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _INITIALS = re.compile(r"[A-Z]{3,6}")
+_ABBREVIATION = re.compile(r"[A-Z][A-Z&]{1,7}")
 _CAPITALISED_RUN = re.compile(r"[A-Z][\w'-]*(?:\s+(?:(?:of|and|the|&)\s+)?[A-Z][\w'-]*)+")
 _TIMED = frozenset({"DATE", "TIME"})
 _NAME_JOINERS = frozenset({"of", "the", "and", "&", "de", "la", "von", "van"})
@@ -125,6 +126,19 @@ def abbreviates(candidate: str, question: str) -> bool:
         if letters.upper() == initials.upper():
             return True
     return False
+
+
+def defined_name(abbreviation: str, text: str) -> str | None:
+    """The name a sentence defines an abbreviation by: "Christian Employers Association" for
+    "NCW" in "… for the Christian Employers Association ( NCW ) ." (None: it defines none). The
+    letters alone do not say what they stand for, and often not in the reader's language."""
+    if not _ABBREVIATION.fullmatch(abbreviation):
+        return None
+    after = re.compile(rf"\s*\(\s*{re.escape(abbreviation)}\s*\)")
+    for run in _CAPITALISED_RUN.finditer(text):
+        if after.match(text, run.end()):
+            return run.group(0)
+    return None
 
 
 def share(words: frozenset[str] | set[str], text: str) -> float:
