@@ -34,9 +34,11 @@ _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _INITIALS = re.compile(r"[A-Z]{3,6}")
 _ABBREVIATION = re.compile(r"[A-Z][A-Z&]{1,7}")
-_CAPITALISED_RUN = re.compile(r"[A-Z][\w'-]*(?:\s+(?:(?:of|and|the|&)\s+)?[A-Z][\w'-]*)+")
-_TIMED = frozenset({"DATE", "TIME"})
 _NAME_JOINERS = frozenset({"of", "the", "and", "&", "de", "la", "von", "van"})
+_JOINER = "|".join(re.escape(w) for w in sorted(_NAME_JOINERS))
+# "Consejo Mundial de Lucha Libre", "Emerson, Lake & Palmer"'s "Lake & Palmer".
+_CAPITALISED_RUN = re.compile(rf"[A-Z][\w'-]*(?:\s+(?:(?:{_JOINER})\s+)?[A-Z][\w'-]*)+")
+_TIMED = frozenset({"DATE", "TIME"})
 # Labels the small parser gives names of clubs and firms (a town's, a founder's).
 _MISTAKEN_FOR_ORG = frozenset({"PERSON", "GPE", "LOC", "FAC"})
 # A proper name the parser gave no entity label: a candidate of no preferred type.
@@ -137,7 +139,10 @@ def defined_name(abbreviation: str, text: str) -> str | None:
     after = re.compile(rf"\s*\(\s*{re.escape(abbreviation)}\s*\)")
     for run in _CAPITALISED_RUN.finditer(text):
         if after.match(text, run.end()):
-            return run.group(0)
+            words = run.group(0).split()
+            while words and not content_word_set(words[0]):
+                words = words[1:]  # a sentence's capitalised "In the …", "The …"
+            return " ".join(words) if len(words) > 1 else None
     return None
 
 
