@@ -178,6 +178,8 @@ def expected_answer(question: Question, doc: Any | None = None) -> ExpectedAnswe
     if question.kind == "who":
         return ExpectedAnswer("entity", PEOPLE | ORGS, preferred=PEOPLE)
     named = NAMED if _ASKS_GROUP.search(text) else NAMED - {"NORP"}
+    if head:  # "which comedy": "English" is none ("what language" is typed above)
+        named -= {"LANGUAGE"}
     return ExpectedAnswer("phrase", named | DATES | NUMBERS, head, named)
 
 

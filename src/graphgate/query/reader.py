@@ -13,14 +13,18 @@ A candidate the question names itself (or by its initials), or whose name declar
 kind than the one asked ("Southern League" for "which team"), is never its answer, and a word
 of the question the sentence holds only inside the candidate's own name is no support for it,
 and in a "which of the X children" question the group's words say who may answer, not what
-is asked of them (a sentence holding none of the other words is no evidence).
+is asked of them (a sentence holding none of the other words is no evidence). A person sharing
+a name the question gives ("Max Ramsay" for "Kate Ramsay … created by whom?") is a namesake or
+kin of what it names, an answer only where a relative is asked.
 A question that asks over a period ("from 2005 to 2006") reads only the sentences that date
 a time inside it (and list rows dated in it): a page's undated present is no evidence of it.
 Options and yes/no are chosen, not found (query/reader_choice.py).
 Below ``min_support``, or with a rival candidate within ``min_margin`` of the best, the reader
 abstains (a guess stated as an answer is worse than none); a row whose span is the asked one
 is support enough. An abbreviation its sentence defines ("the Christian Employers Association
-( NCW )") is answered with the name it stands for.
+( NCW )") is answered with the name it stands for; a question asking for an abbreviation is
+answered by the letters the evidence gives a name ("Linux Format is commonly abbreviated to
+LXF"), or not at all.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from graphgate.query.answer_type import (
     DATES,
     GENERIC_HEADS,
     NAMED,
+    PEOPLE,
     ExpectedAnswer,
     expected_answer,
     names_other_kind,
@@ -50,6 +55,8 @@ from graphgate.query.reader_evidence import (
     PROPER_NAME,
     Sentence,
     abbreviates,
+    abbreviation_of,
+    asks_abbreviation,
     context_share,
     defined_name,
     graph_vote,
@@ -60,6 +67,7 @@ from graphgate.query.reader_evidence import (
     related_names,
     second_hop,
     share_inside,
+    shares_a_name,
     spans,
 )
 from graphgate.query.reader_features import WEIGHTS, Occurrence, bounds_met, nearness
@@ -260,9 +268,12 @@ class Reader:
                 if question.time is not None and normalise_name(name) not in normalise_name(asked):
                     return ShortAnswer(name, holder_sentence(edge, ranked), 1.0, expected.kind)
         candidates = self.candidates(question, expected, result, pool, evidence)
+        letters = asks_abbreviation(question.text)
+        if letters:  # a name answers by the letters the evidence gives it, or not at all
+            candidates = _lettered(candidates, [s.text for s in ranked])
         if not candidates:
             return ShortAnswer(None, None, 0.0, expected.kind)
-        return self._decide(candidates, expected)
+        return self._decide(candidates, expected, expand=not letters)
 
     def candidates(
         self,
@@ -347,6 +358,7 @@ class Reader:
                     # A person the parser named, asked for a team: one sharing the question's
                     # names ("Salvinu Schembri" for "André Schembri's team") is kin, no team.
                     or (label == PROPER_NAME and bool(words & question.words))
+                    or (label in PEOPLE and shares_a_name(text, question.text))
                 ):
                     continue  # the question names it: not its answer
                 described = described_as(doc, start, end, head)
@@ -404,8 +416,11 @@ class Reader:
     def _total(self, candidate: _Candidate) -> float:
         return candidate.occurrence.score(self.weights, candidate.support)
 
-    def _decide(self, ranked_candidates: list[_Candidate], expected: ExpectedAnswer) -> ShortAnswer:
-        """The best candidate, unless its evidence is too weak or a rival is as good."""
+    def _decide(
+        self, ranked_candidates: list[_Candidate], expected: ExpectedAnswer, expand: bool = True
+    ) -> ShortAnswer:
+        """The best candidate, unless its evidence is too weak or a rival is as good;
+        ``expand``: an abbreviation is given with the name its sentence defines it by."""
         best = ranked_candidates[0]
         # Its evidence, not its bonuses, must be enough; a row of the asked span is ("- Ann
         # Lee ( Fiji ) 1997-2002" for "from 1997 to 2002"), sharing no word with the question.
@@ -426,7 +441,7 @@ class Reader:
         ]
         text = min(fuller, key=len) if fuller else best.text
         # "NCW" where its sentence says "the Christian Employers Association ( NCW )".
-        defined = defined_name(text, best.sentence.text)
+        defined = defined_name(text, best.sentence.text) if expand else None
         if defined is not None:
             text = f"{defined} ({text})"
         return ShortAnswer(text, best.sentence, best.score, expected.kind)
@@ -437,3 +452,18 @@ class Reader:
             return []
         vectors = self._embed(embedder, [side, *texts])
         return [float(np.dot(vectors[0], v)) for v in vectors[1:]]
+
+
+def _lettered(candidates: list[_Candidate], texts: list[str]) -> list[_Candidate]:
+    """The candidates of a question asking for an abbreviation, each as the letters the
+    evidence gives it ("LXF" for "Linux Format", "Linux Format is commonly abbreviated to
+    LXF"), in their order; one without letters is dropped, and so is a repeat of letters."""
+    out: list[_Candidate] = []
+    seen: set[str] = set()
+    for candidate in candidates:
+        letters = abbreviation_of(candidate.text, texts)
+        if letters is not None and letters not in seen:
+            seen.add(letters)
+            candidate.text = letters
+            out.append(candidate)
+    return out

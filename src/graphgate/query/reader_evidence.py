@@ -117,6 +117,30 @@ def named_by(words: set[str], asked: frozenset[str]) -> bool:
     return bool(words) and len(words & asked) >= max(1, 2 * len(words) / 3)
 
 
+# Words that ask after a relative: an answer sharing a name of the question is then expected
+# ("Hank Williams Jr." for "Audrey Williams' son", "Tim Cratchit" for "the Cratchit children").
+_KIN = re.compile(
+    r"\b(?:sons?|daughters?|fathers?|mothers?|parents?|wife|wives|husbands?|brothers?|"
+    r"sisters?|siblings?|child|children|family|families|married|marry|spouses?|widow(?:er)?|"
+    r"uncles?|aunts?|nephews?|nieces?|cousins?|grand\w+|kin|kinsman|heirs?|descendants?)\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W\d_][\w'-]*")
+
+
+def shares_a_name(candidate: str, question: str) -> bool:
+    """The candidate holds a capitalised word the question gives inside its text (not as its
+    first word) while the question asks after no relative: "Max Ramsay" for "Kate Ramsay is a
+    character created by who?", "Simon Schatzberger" for "Simon & Simon starred which actor?",
+    "St. Vincent" for "Transfiguration of Vincent is by a singer from what state?". The
+    question's own name lent to the candidate, not an answer."""
+    if _KIN.search(question):
+        return False
+    asked = {w.lower() for w in _WORD.findall(question)[1:] if w[0].isupper()}
+    said = {w.lower() for w in _WORD.findall(candidate) if w[0].isupper()}
+    return bool(asked & said - _NAME_JOINERS)
+
+
 def abbreviates(candidate: str, question: str) -> bool:
     """The candidate is the initials of a name the question gives ("TWF" for "Thumb Wrestling
     Federation"): the question names it too."""
@@ -143,6 +167,42 @@ def defined_name(abbreviation: str, text: str) -> str | None:
             while words and not content_word_set(words[0]):
                 words = words[1:]  # a sentence's capitalised "In the …", "The …"
             return " ".join(words) if len(words) > 1 else None
+    return None
+
+
+_ASKS_ABBREVIATION = re.compile(r"\b(?:abbreviat\w*|acronyms?|initialism)\b", re.IGNORECASE)
+_ASKS_EXPANSION = re.compile(r"\b(?:stands?|stood|short)\s+for\b|\bmean", re.IGNORECASE)
+
+
+def asks_abbreviation(question: str) -> bool:
+    """The question asks for letters: "What is the abbreviation of …", "… this acronym"; not
+    "What does the abbreviation NFB stand for?", which gives them."""
+    return bool(_ASKS_ABBREVIATION.search(question)) and not _ASKS_EXPANSION.search(question)
+
+
+def abbreviation_of(name: str, texts: Sequence[str]) -> str | None:
+    """The abbreviation the evidence gives ``name``: "Linux Format ( LXF )", "Linux Format is
+    commonly abbreviated to LXF", "LXF, short for Linux Format" (None: none is given). The
+    name itself when it is letters already ("LARP")."""
+    bare = name.strip(" ()[]\"'")  # the parser's "( NFB"
+    if _ABBREVIATION.fullmatch(bare):
+        return bare
+    named = re.escape(re.sub(r"^[Tt]he\s+", "", bare))  # "the Nordic Film Board"
+    letters = _ABBREVIATION.pattern
+    given = (
+        rf"{named}\W{{0,2}}\s*\(\s*({letters})\s*\)",
+        rf"{named}\W{{0,2}}\s+(?:is\s+|was\s+)?(?:\w+\s+)?(?:abbreviated|shortened)"
+        rf"\s+(?:to|as)\s+(?:the\s+)?\W?({letters})\b",
+        rf"\b({letters})\W{{0,2}}\s+(?:is\s+)?(?:short\s+for|stands\s+for)\s+(?:the\s+)?{named}",
+    )
+    for text in texts:
+        for pattern in given:
+            for found in re.finditer(pattern, text):
+                before = text[: found.start()].split()
+                # The whole name, not the end of a longer one ("Film Board" in "Nordic Film
+                # Board ( NFB )").
+                if not before or not before[-1][0].isupper() or before[-1].lower() in _NAME_JOINERS:
+                    return found.group(1)
     return None
 
 

@@ -1,0 +1,235 @@
+"""Names the question lends to the evidence: a person sharing a name the question gives is kin
+or a namesake, the answer only where a relative is asked ("Hank Williams" for "Audrey Williams'
+son"); and a language ("English: Joke") answers a question whose noun asks for something else
+("which comedy") never; a question asking for an abbreviation is answered by the letters the
+evidence gives a name, or not at all. Shown on invented names in several phrasings, and end to
+end through the reader where the namesake, the language or the name without its letters stands
+closer to the question's words than the answer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from graphgate.query.answer import ExtractiveAnswerer
+from graphgate.query.answer_type import expected_answer
+from graphgate.query.base import RetrievalResult, RetrievedChunk
+from graphgate.query.question import read_question
+from graphgate.query.reader_evidence import abbreviation_of, asks_abbreviation, shares_a_name
+
+
+def _short(answerer: ExtractiveAnswerer, question: str, *passages: str) -> str | None:
+    chunks = [
+        RetrievedChunk(f"c{i}", f"d{i}", text, 0, len(text), 1.0 - i / 10)
+        for i, text in enumerate(passages)
+    ]
+    return answerer.answer(RetrievalResult(question, "vector", chunks), "run").short_answer
+
+
+@pytest.mark.parametrize(
+    ("candidate", "question", "shared"),
+    [
+        ("Max Ramsay", "Kate Ramsay is a character of a soap opera created by who?", True),
+        ("Simon Vale", "Simon & Simon starred which actor from the US?", True),
+        ("Dina Leland", "Who directed the film that was shot in Leland in 1986?", True),
+        ("St. Vincent", "Transfiguration of Vincent is by a singer from what state?", True),
+        # A relative is asked: the shared name is what the answer is expected to carry.
+        ("Hank Williams", "Who was Audrey Williams pregnant with, her son?", False),
+        ("Tim Cratchit", "Which of the Cratchit children is ill?", False),
+        ("Mary Stanley", "Name the mother of Ed Stafford, the daughter of Lord Stanley.", False),
+        ("Rosa Lind", "Whom did Carl Lind marry in 1961?", False),
+        # The question's first word is capitalised whatever it is; joiners are no name.
+        ("Kate Vale", "Kate played in which film in 2001?", False),
+        ("Ada of the Lake", "Which film of The Lake Trilogy won an award?", True),
+        ("Ada Moreau", "Which film of the trilogy won The Award?", False),
+        ("Bo Vik", "Who directed the film shot in Leland?", False),
+    ],
+)  # fmt: skip
+def test_a_candidate_sharing_a_name_of_the_question(
+    candidate: str, question: str, shared: bool
+) -> None:
+    assert shares_a_name(candidate, question) is shared
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "answer", "namesake"),
+    [
+        (
+            "Nora Vale is a fictional character from a soap opera created by whom?",
+            [
+                "Nora Vale is a fictional character from an Australian soap opera, whose family "
+                "includes her uncle Max Vale.",
+                "The soap opera was created by Tomas Brink in 1985.",
+            ],
+            "Tomas Brink",
+            "Max Vale",
+        ),
+        (
+            "Who directed the film that was shot in and around Ostend in 1986?",
+            [
+                "The film was shot in and around Ostend in 1986, with the actor Piet Ostend "
+                "in the lead.",
+                "The film was directed by Lena Maas, in her first work as a director.",
+            ],
+            "Lena Maas",
+            "Piet Ostend",
+        ),
+        (
+            "Dolan & Dolan starred which television and movie actor from the US?",
+            [
+                "Dolan & Dolan starred the British actor Dolan Hart as a detective.",
+                "Dolan & Dolan is a television series starring Gerald Roy, an American "
+                "television and movie actor.",
+            ],
+            "Gerald Roy",
+            "Dolan Hart",
+        ),
+    ],
+)
+def test_a_namesake_of_the_question_is_not_its_answer(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+    question: str,
+    evidence: list[str],
+    answer: str,
+    namesake: str,
+) -> None:
+    short = _short(reader_with({}), question, *evidence)
+    assert short != namesake and short in {answer, None}, short
+
+
+def test_a_relative_sharing_the_name_asked_answers(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+) -> None:
+    question = "Who is the son of the singer Audrey Lind?"
+    evidence = "Audrey Lind gave birth to her son, Hank Lind, in 1949 in Alabama."
+    assert _short(reader_with({}), question, evidence) == "Hank Lind"
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("Which 1988 Telugu comedy produced by Ravi Rao had music by Ana Lopez?", False),
+        ("What low budget British comedy franchise starred Ada Lund?", False),
+        ("Which novel by Bo Vik won the prize in 1990?", False),
+        ("In which language did Bo Vik write his poems?", True),
+        ("What language were the books translated into?", True),
+        ("What did Ada Lund speak at home?", True),
+    ],
+)
+def test_a_language_answers_only_a_question_that_asks_no_other_noun(
+    nlp: Any, question: str, language: bool
+) -> None:
+    read = read_question(question)
+    assert ("LANGUAGE" in expected_answer(read, read.parse(lambda: nlp)).labels) is language
+
+
+@pytest.mark.parametrize(
+    "evidence",
+    [
+        ["Navvula (English: Joke) is a 1988 Telugu comedy film produced by Ravi Rao on the Surya "
+         "banner."],
+        ["Navvula (English: Joke) is a 1988 Telugu comedy film, produced by Ravi Rao and directed "
+         "by Gopi Chand.", "Ana Lopez is the only female music director in the Telugu film "
+         "industry."],
+    ],
+)  # fmt: skip
+def test_which_comedy_is_answered_by_the_film_not_its_language(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], evidence: list[str]
+) -> None:
+    """ "English" stood beside the film as its rival: the reader abstained."""
+    question = "Which 1988 Telugu comedy produced by Ravi Rao had music by Ana Lopez?"
+    assert _short(reader_with({}), question, *evidence) == "Navvula"
+
+
+EVIDENCE_OF_LETTERS = [
+    "Linux Weekly is commonly abbreviated to LXW, and its issues are numbered.",
+    "The Darkon Club is a live-action role-playing (LARP) club in the United States.",
+    "In 1983 the Nordic Film Board ( NFB ) was founded in Oslo.",
+    "NRK, short for the Norwegian Broadcasting Corporation, is a state broadcaster.",
+    "The Gaming Society was abbreviated as TGS in its first years.",
+    "The Borneo Chess League, often abbreviated to the BCL, is the oldest league.",
+    "The Ocean Trust stands apart from the Sea Fund (SF) and the Lake Fund.",
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "letters"),
+    [
+        ("Linux Weekly", "LXW"),
+        ("LARP", "LARP"),
+        ("Nordic Film Board", "NFB"),
+        ("the Nordic Film Board", "NFB"),
+        ("Norwegian Broadcasting Corporation", "NRK"),
+        ("The Gaming Society", "TGS"),
+        ("Sea Fund", "SF"),
+        ("Borneo Chess League", "BCL"),
+        # The end of a longer name is not the name; a name given no letters has none.
+        ("Film Board", None),
+        ("Ocean Trust", None),
+        ("Lake Fund", None),
+        ("Oslo", None),
+    ],
+)
+def test_the_letters_the_evidence_gives_a_name(name: str, letters: str | None) -> None:
+    assert abbreviation_of(name, EVIDENCE_OF_LETTERS) == letters
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("What is the abbreviation of the magazine that praised Zorbo?", True),
+        ("The club plays a game with which 4-letter acronym?", True),
+        ("By what abbreviated name is the agency known?", True),
+        ("Which initialism does the broadcaster go by?", True),
+        ("Who founded the magazine that praised Zorbo?", False),
+        ("What does the club play?", False),
+        # The letters are given; what they stand for is asked.
+        ("What does the abbreviation NFB stand for?", False),
+        ("The acronym NRK is short for what?", False),
+        ("What does the initialism TGS mean?", False),
+    ],
+)
+def test_a_question_asks_for_letters(question: str, asks: bool) -> None:
+    assert asks_abbreviation(question) is asks
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "letters"),
+    [
+        (
+            'What is the abbreviation to the magazine that called Zorbo "a fine tool"?',
+            ['In 2001, "Penguin Weekly" called Zorbo "a fine tool".',
+             "Penguin Weekly is commonly abbreviated to PW, and its issues are numbered."],
+            "PW",
+        ),
+        (
+            "The film follows the Ravens Club of Leeds, a group that plays a game with this "
+            "4-letter acronym name?",
+            ["The film follows the Ravens Club of Leeds through one summer.",
+             "The Ravens Club is a non-profit live-action role-playing (LARP) club in England, "
+             "based in Leeds."],
+            "LARP",
+        ),
+        (
+            "By what acronym is the agency that funded Ada Lund's film known?",
+            ["Ada Lund's film was funded by the Nordic Film Board.",
+             "The Nordic Film Board ( NFB ) was founded in 1983 in Oslo."],
+            "NFB",
+        ),
+        (
+            'What is the abbreviation to the magazine that called Zorbo "a fine tool"?',
+            ['In 2001, "Penguin Weekly" called Zorbo "a fine tool".',
+             "Penguin Weekly was the first such magazine in the country."],
+            None,
+        ),
+    ],
+)  # fmt: skip
+def test_an_abbreviation_asked_is_answered_by_letters_or_not_at_all(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+    question: str,
+    evidence: list[str],
+    letters: str | None,
+) -> None:
+    assert _short(reader_with({}), question, *evidence) == letters
