@@ -189,8 +189,9 @@ def _tell_waiting(holder: WriterInfo) -> None:
 def _print_report(report: IndexReport, json_out: bool) -> None:
     err = console(stderr=True)
     for p in report.problems:
-        err.print(
-            f"[yellow]skipped[/] {shown(p['source'])}: {shown(p['problem'])} — {shown(p['fix'])}"
+        err.print(  # one line however long the path: it is copied, not read across a break
+            f"[yellow]skipped[/] {shown(p['source'])}: {shown(p['problem'])} — {shown(p['fix'])}",
+            soft_wrap=True,
         )
     if json_out:
         print(
