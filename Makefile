@@ -39,8 +39,14 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
+# Two workers, the CI machine's two cores; a test file stays on one worker (--dist loadfile),
+# so a module's fixtures are built once. Tests marked `alone` judge answer latency against a
+# baseline's: they run afterwards, with no other test taking the cores.
+PYTEST_WORKERS ?= 2
+
 pytest: $(STAMP)
-	$(BIN)/pytest -q --durations=15
+	$(BIN)/pytest -q --durations=15 -n $(PYTEST_WORKERS) --dist loadfile -m "not alone"
+	$(BIN)/pytest -q --durations=5 -m alone
 
 test: lint typecheck pytest
 
