@@ -43,7 +43,7 @@ def _short(answerer: ExtractiveAnswerer, question: str, *passages: str) -> str |
         # The question's first word is capitalised whatever it is; joiners are no name.
         ("Kate Vale", "Kate played in which film in 2001?", False),
         ("Ada of the Lake", "Which film of The Lake Trilogy won an award?", True),
-        ("Ada Moreau", "Which film of the trilogy won The Award?", False),
+        ("Ada of The North", "Which film of The Award series won in 2001?", False),
         ("Bo Vik", "Who directed the film shot in Leland?", False),
     ],
 )  # fmt: skip
