@@ -150,6 +150,8 @@ EVIDENCE_OF_LETTERS = [
     "NRK, short for the Norwegian Broadcasting Corporation, is a state broadcaster.",
     "The Gaming Society was abbreviated as TGS in its first years.",
     "The Borneo Chess League, often abbreviated to the BCL, is the oldest league.",
+    'The three letter acronym "BRD" stands for "Bundesrepublik Deutschland", its official name.',
+    "Corpus Vasorum Antiquorum ( corpus of ancient vases ; abbreviated CVA ) is a project.",
     "The Ocean Trust stands apart from the Sea Fund (SF) and the Lake Fund.",
 ]
 
@@ -165,6 +167,8 @@ EVIDENCE_OF_LETTERS = [
         ("The Gaming Society", "TGS"),
         ("Sea Fund", "SF"),
         ("Borneo Chess League", "BCL"),
+        ("Bundesrepublik Deutschland", "BRD"),
+        ("Corpus Vasorum Antiquorum", "CVA"),
         # The end of a longer name is not the name; a name given no letters has none.
         ("Film Board", None),
         ("Ocean Trust", None),

@@ -181,9 +181,10 @@ def asks_abbreviation(question: str) -> bool:
 
 
 def abbreviation_of(name: str, texts: Sequence[str]) -> str | None:
-    """The abbreviation the evidence gives ``name``: "Linux Format ( LXF )", "Linux Format is
-    commonly abbreviated to LXF", "LXF, short for Linux Format" (None: none is given). The
-    name itself when it is letters already ("LARP")."""
+    """The abbreviation the evidence gives ``name``: "Linux Format ( LXF )", "Linux Format (
+    a magazine; abbreviated LXF )", "Linux Format is commonly abbreviated to LXF", '"LXF"
+    stands for "Linux Format"' (None: none is given). The name itself when it is letters
+    already ("LARP")."""
     bare = name.strip(" ()[]\"'")  # the parser's "( NFB"
     if _ABBREVIATION.fullmatch(bare):
         return bare
@@ -191,9 +192,10 @@ def abbreviation_of(name: str, texts: Sequence[str]) -> str | None:
     letters = _ABBREVIATION.pattern
     given = (
         rf"{named}\W{{0,2}}\s*\(\s*({letters})\s*\)",
+        rf"{named}\W{{0,2}}\s*\([^()]*?\babbreviated\s+(?:as\s+|to\s+)?({letters})\s*\)",
         rf"{named}\W{{0,2}}\s+(?:is\s+|was\s+)?(?:\w+\s+)?(?:abbreviated|shortened)"
         rf"\s+(?:to|as)\s+(?:the\s+)?\W?({letters})\b",
-        rf"\b({letters})\W{{0,2}}\s+(?:is\s+)?(?:short\s+for|stands\s+for)\s+(?:the\s+)?{named}",
+        rf"\b({letters})\W{{0,2}}\s+(?:is\s+)?(?:short|stands)\s+for\s+\W?(?:the\s+)?{named}",
     )
     for text in texts:
         for pattern in given:
