@@ -61,6 +61,7 @@ from graphgate.query.reader_evidence import (
     defined_name,
     graph_vote,
     holder_sentence,
+    lent_names,
     linked_names,
     named_by,
     previous,
@@ -319,6 +320,7 @@ class Reader:
         # sentence holding none of the rest ("ill") says nothing of which of them is asked.
         group = group_asked(question.parse(self._pipeline))
         asked_of = question.words - group if group else frozenset()
+        lent = lent_names(question.text)  # a person holding one is a namesake or kin
         for i, (sentence, doc, said, score, before, found_spans) in enumerate(
             zip(pool, docs, evidence, lifted, plain, found_in, strict=True)
         ):
@@ -358,7 +360,7 @@ class Reader:
                     # A person the parser named, asked for a team: one sharing the question's
                     # names ("Salvinu Schembri" for "André Schembri's team") is kin, no team.
                     or (label == PROPER_NAME and bool(words & question.words))
-                    or (label in PEOPLE and shares_a_name(text, question.text))
+                    or (label in PEOPLE and shares_a_name(text, lent))
                 ):
                     continue  # the question names it: not its answer
                 described = described_as(doc, start, end, head)

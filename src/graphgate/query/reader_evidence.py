@@ -128,17 +128,22 @@ _KIN = re.compile(
 _WORD = re.compile(r"[^\W\d_][\w'-]*")
 
 
-def shares_a_name(candidate: str, question: str) -> bool:
-    """The candidate holds a capitalised word the question gives inside its text (not as its
-    first word) while the question asks after no relative: "Max Ramsay" for "Kate Ramsay is a
-    character created by who?", "Simon Schatzberger" for "Simon & Simon starred which actor?",
-    "St. Vincent" for "Transfiguration of Vincent is by a singer from what state?". The
-    question's own name lent to the candidate, not an answer."""
+def lent_names(question: str) -> frozenset[str]:
+    """The capitalised words a question gives (not its first word, which is capitalised
+    anyway, nor a joiner such as "The"), lower-cased; none where it asks after a relative,
+    whose answer is expected to share them."""
     if _KIN.search(question):
-        return False
-    asked = {w.lower() for w in _WORD.findall(question)[1:] if w[0].isupper()}
-    said = {w.lower() for w in _WORD.findall(candidate) if w[0].isupper()}
-    return bool(asked & said - _NAME_JOINERS)
+        return frozenset()
+    names = frozenset(w.lower() for w in _WORD.findall(question)[1:] if w[0].isupper())
+    return names - _NAME_JOINERS
+
+
+def shares_a_name(candidate: str, lent: frozenset[str]) -> bool:
+    """The candidate holds one of the names the question lends (``lent_names``): "Max Ramsay"
+    for "Kate Ramsay is a character created by who?", "Simon Schatzberger" for "Simon & Simon
+    starred which actor?", "St. Vincent" for "Transfiguration of Vincent is by a singer from
+    what state?". The question's own name lent to the candidate, not an answer."""
+    return any(w[0].isupper() and w.lower() in lent for w in _WORD.findall(candidate))
 
 
 def abbreviates(candidate: str, question: str) -> bool:
