@@ -1,5 +1,6 @@
 """Fixtures of the unit tests that read answers offline: one spaCy model and one reader
-factory for the session (the model and the embedder load once)."""
+factory for the session (the model and the embedder load once), and the short answer a reader
+gives over hand-made passages."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from graphgate.core.config import Settings
 from graphgate.core.spacy_models import load_spacy
 from graphgate.embed import build_embedder
 from graphgate.query.answer import ExtractiveAnswerer
+from graphgate.query.base import RetrievalResult, RetrievedChunk
 from graphgate.query.reader import Reader
 from graphgate.query.reader_features import WEIGHTS
 
@@ -38,3 +40,12 @@ def reader_with(nlp: Any) -> Callable[[dict[str, float]], ExtractiveAnswerer]:
         return ExtractiveAnswerer(3, reader)
 
     return make
+
+
+def short_answer(answerer: ExtractiveAnswerer, question: str, *passages: str) -> str | None:
+    """The short answer over ``passages``, each a retrieved chunk ranked in the order given."""
+    chunks = [
+        RetrievedChunk(f"c{i}", f"d{i}", text, 0, len(text), 1.0 - i / 10)
+        for i, text in enumerate(passages)
+    ]
+    return answerer.answer(RetrievalResult(question, "vector", chunks), "run").short_answer

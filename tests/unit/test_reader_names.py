@@ -15,17 +15,14 @@ import pytest
 
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.answer_type import expected_answer
-from graphgate.query.base import RetrievalResult, RetrievedChunk
 from graphgate.query.question import read_question
-from graphgate.query.reader_evidence import abbreviation_of, asks_abbreviation, shares_a_name
-
-
-def _short(answerer: ExtractiveAnswerer, question: str, *passages: str) -> str | None:
-    chunks = [
-        RetrievedChunk(f"c{i}", f"d{i}", text, 0, len(text), 1.0 - i / 10)
-        for i, text in enumerate(passages)
-    ]
-    return answerer.answer(RetrievalResult(question, "vector", chunks), "run").short_answer
+from graphgate.query.reader_evidence import (
+    abbreviation_of,
+    asks_abbreviation,
+    lent_names,
+    shares_a_name,
+)
+from tests.unit.conftest import short_answer
 
 
 @pytest.mark.parametrize(
@@ -50,7 +47,7 @@ def _short(answerer: ExtractiveAnswerer, question: str, *passages: str) -> str |
 def test_a_candidate_sharing_a_name_of_the_question(
     candidate: str, question: str, shared: bool
 ) -> None:
-    assert shares_a_name(candidate, question) is shared
+    assert shares_a_name(candidate, lent_names(question)) is shared
 
 
 @pytest.mark.parametrize(
@@ -95,7 +92,7 @@ def test_a_namesake_of_the_question_is_not_its_answer(
     answer: str,
     namesake: str,
 ) -> None:
-    short = _short(reader_with({}), question, *evidence)
+    short = short_answer(reader_with({}), question, *evidence)
     assert short != namesake and short in {answer, None}, short
 
 
@@ -104,7 +101,7 @@ def test_a_relative_sharing_the_name_asked_answers(
 ) -> None:
     question = "Who is the son of the singer Audrey Lind?"
     evidence = "Audrey Lind gave birth to her son, Hank Lind, in 1949 in Alabama."
-    assert _short(reader_with({}), question, evidence) == "Hank Lind"
+    assert short_answer(reader_with({}), question, evidence) == "Hank Lind"
 
 
 @pytest.mark.parametrize(
@@ -140,7 +137,7 @@ def test_which_comedy_is_answered_by_the_film_not_its_language(
 ) -> None:
     """ "English" stood beside the film as its rival: the reader abstained."""
     question = "Which 1988 Telugu comedy produced by Ravi Rao had music by Ana Lopez?"
-    assert _short(reader_with({}), question, *evidence) == "Navvula"
+    assert short_answer(reader_with({}), question, *evidence) == "Navvula"
 
 
 EVIDENCE_OF_LETTERS = [
@@ -236,4 +233,4 @@ def test_an_abbreviation_asked_is_answered_by_letters_or_not_at_all(
     evidence: list[str],
     letters: str | None,
 ) -> None:
-    assert _short(reader_with({}), question, *evidence) == letters
+    assert short_answer(reader_with({}), question, *evidence) == letters

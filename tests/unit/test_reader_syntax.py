@@ -12,7 +12,6 @@ import pytest
 
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.answer_type import NUMBERS, expected_answer, names_other_kind
-from graphgate.query.base import RetrievalResult, RetrievedChunk
 from graphgate.query.question import read_question
 from graphgate.query.reader_evidence import abbreviates, defined_name
 from graphgate.query.reader_syntax import (
@@ -26,14 +25,7 @@ from graphgate.query.reader_syntax import (
     range_end,
     wh_governors,
 )
-
-
-def _short(answerer: ExtractiveAnswerer, question: str, *passages: str) -> str | None:
-    chunks = [
-        RetrievedChunk(f"c{i}", f"d{i}", text, 0, len(text), 1.0 - i / 10)
-        for i, text in enumerate(passages)
-    ]
-    return answerer.answer(RetrievalResult(question, "vector", chunks), "run").short_answer
+from tests.unit.conftest import short_answer
 
 
 def _tokens(doc: Any, name: str) -> tuple[int, int]:
@@ -190,8 +182,8 @@ def test_the_word_that_asks_picks_the_candidate_it_governs(
 ) -> None:  # fmt: skip
     """Two candidates in one sentence, as near the question's words: the one the question's
     asking word governs there ("directed by Ada Lund", "depictions of harbour cranes")."""
-    assert _short(reader_with({}), question, *evidence) == answer
-    assert _short(reader_with({"asked_by": 0.0}), question, *evidence) != answer
+    assert short_answer(reader_with({}), question, *evidence) == answer
+    assert short_answer(reader_with({"asked_by": 0.0}), question, *evidence) != answer
 
 
 # -- the answer types ---------------------------------------------------------------------------
@@ -231,7 +223,7 @@ def test_which_team_is_not_answered_by_the_league_it_played_in(
 ) -> None:  # fmt: skip
     question = f"Which team did {coach} coach from 2001 to 2003?"
     evidence = (f"From 2001 to 2003 {coach} coached {team} in the {league}.",)
-    assert _short(reader_with({}), question, *evidence) == team
+    assert short_answer(reader_with({}), question, *evidence) == team
 
 
 @pytest.mark.parametrize(
@@ -346,7 +338,7 @@ def test_which_actress_is_answered_by_whom_the_sentence_calls_one(
         f'{actor} is a Canadian {head} known for the role of {role} on "Night Ward".',
         f"Harbor Lights is a 2009 drama film starring {actor}.",
     )
-    assert _short(reader_with({}), question, *evidence) == actor
+    assert short_answer(reader_with({}), question, *evidence) == actor
 
 
 @pytest.mark.parametrize(
@@ -366,7 +358,7 @@ def test_which_band_is_answered_by_the_name_the_sentence_calls_one(
         f"{rival} is an American heavy metal band from Ohio.",
         f"{band} is a Danish heavy metal band from {city}, formed in 1984 by singer Kim Holm.",
     )
-    assert _short(reader_with({}), question, *evidence) == band
+    assert short_answer(reader_with({}), question, *evidence) == band
 
 
 @pytest.mark.parametrize(
@@ -390,7 +382,7 @@ def test_a_noun_of_no_known_type_is_answered_by_what_the_evidence_calls_one(
         "sports such as the Skeleton, Bobsleigh and Ski Cross.",
         f"Britain's first Olympic {noun}, {person}, appears live on the show every week.",
     )
-    assert _short(reader_with({}), question, *evidence) == person
+    assert short_answer(reader_with({}), question, *evidence) == person
 
 
 @pytest.mark.parametrize(
@@ -403,8 +395,8 @@ def test_born_and_died_read_the_two_ends_of_a_lifespan(
 ) -> None:  # fmt: skip
     evidence = f"{name} (3 May {born} – 9 October {died}) was a painter who led the Lyon academy."
     answerer = reader_with({})
-    assert _short(answerer, f"In what year was the painter {name} born?", evidence) == born
-    assert _short(answerer, f"In what year did the painter {name} die?", evidence) == died
+    assert short_answer(answerer, f"In what year was the painter {name} born?", evidence) == born
+    assert short_answer(answerer, f"In what year did the painter {name} die?", evidence) == died
 
 
 @pytest.mark.parametrize(
@@ -421,7 +413,7 @@ def test_how_many_times_is_answered_by_a_word_of_times(
     reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str,
     evidence: str, gold: str,
 ) -> None:  # fmt: skip
-    assert _short(reader_with({}), question, evidence) == gold
+    assert short_answer(reader_with({}), question, evidence) == gold
 
 
 @pytest.mark.parametrize(
@@ -460,7 +452,7 @@ def test_a_number_of_what_is_counted_answers_over_other_numbers(
     reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str,
     evidence: tuple[str, str], gold: str,
 ) -> None:  # fmt: skip
-    short = _short(reader_with({}), question, *evidence)
+    short = short_answer(reader_with({}), question, *evidence)
     assert short is not None and gold in short
 
 
@@ -476,7 +468,7 @@ def test_the_day_and_year_of_a_date_count_nothing(
 ) -> None:
     """A sentence with no number but a date: its digits are no answer to "how many"."""
     question = "How many seasons did Jon Alder play, and how many prizes did Ada Lund win?"
-    assert _short(reader_with({}), question, evidence) is None
+    assert short_answer(reader_with({}), question, evidence) is None
 
 
 @pytest.mark.parametrize(
@@ -493,7 +485,7 @@ def test_which_date_is_answered_by_a_day_not_a_year(
     reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str, evidence: str,
     gold: str,
 ) -> None:  # fmt: skip
-    assert _short(reader_with({}), question, evidence) == gold
+    assert short_answer(reader_with({}), question, evidence) == gold
 
 
 @pytest.mark.parametrize(
@@ -530,7 +522,7 @@ def test_a_category_is_answered_by_a_common_noun_not_a_name(
     reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str, evidence: str,
     gold: str,
 ) -> None:  # fmt: skip
-    assert _short(reader_with({}), question, evidence) == gold
+    assert short_answer(reader_with({}), question, evidence) == gold
 
 
 @pytest.mark.parametrize(
@@ -546,7 +538,7 @@ def test_a_question_word_inside_the_candidate_supports_nothing(
 ) -> None:
     """The sentence holds the question's family name only inside the candidate's own name:
     nothing beside it says the candidate is what is asked, so the reader abstains."""
-    assert _short(reader_with({}), question, evidence) is None
+    assert short_answer(reader_with({}), question, evidence) is None
 
 
 def test_the_asked_noun_inside_the_candidate_still_supports_it(
@@ -554,7 +546,7 @@ def test_the_asked_noun_inside_the_candidate_still_supports_it(
 ) -> None:
     question = "Which university did the painter Ivo Brandt attend?"
     evidence = "The painter Ivo Brandt attended the University of Graz from 1950."
-    assert _short(reader_with({}), question, evidence) == "the University of Graz"
+    assert short_answer(reader_with({}), question, evidence) == "the University of Graz"
 
 
 @pytest.mark.parametrize(
@@ -575,7 +567,7 @@ def test_names_sharing_a_head_are_told_apart_by_their_own_words(
         f"{first} is located near the city centre of Lyon in {country1}.",
         f"{second} is located near the city centre of Graz in {country2}.",
     )
-    assert _short(reader_with({}), question, *evidence) == gold
+    assert short_answer(reader_with({}), question, *evidence) == gold
 
 
 @pytest.mark.parametrize(
@@ -604,7 +596,7 @@ def test_a_person_sharing_the_question_s_name_is_no_team(
     mislabels, but not one who shares the player's name: that is his kin."""
     question = f"What team did the footballer {player} play for from 2007 to 2008?"
     evidence = f"In 2007 {player}, the son of {kin}, played for {kin} in the cup final."
-    assert _short(reader_with({}), question, evidence) != kin
+    assert short_answer(reader_with({}), question, evidence) != kin
 
 
 @pytest.mark.parametrize(
@@ -639,7 +631,7 @@ def test_the_initials_of_the_asked_name_are_no_answer(
     reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str, evidence: str,
     gold: str,
 ) -> None:  # fmt: skip
-    assert _short(reader_with({}), question, evidence) == gold
+    assert short_answer(reader_with({}), question, evidence) == gold
 
 
 @pytest.mark.parametrize(
@@ -696,8 +688,8 @@ def test_premiered_and_last_broadcast_read_the_two_ends_of_a_run(
         f"from 4 March {first}, to 12 June {last}, then later in repeats."
     )
     answerer = reader_with({})
-    began = _short(answerer, f"On which date did {show} originally premiere?", evidence)
-    ended = _short(answerer, f"When was {show} last broadcast?", evidence)
+    began = short_answer(answerer, f"On which date did {show} originally premiere?", evidence)
+    ended = short_answer(answerer, f"When was {show} last broadcast?", evidence)
     # The parser sometimes leaves the day out of the date ("June 1962"): the year decides.
     assert began is not None and first in began and last not in began
     assert ended is not None and last in ended and first not in ended
@@ -738,8 +730,8 @@ def test_a_member_of_the_group_asked_is_answered_by_what_is_asked_of_them(
     sentence naming a member beside them alone ("… cried the two young Vargas") says nothing
     of which of them is ill: the reader abstains on it, and answers from the one that says."""
     reader = reader_with({})
-    assert _short(reader, question, beside) is None
-    assert _short(reader, question, beside, stated) == gold
+    assert short_answer(reader, question, beside) is None
+    assert short_answer(reader, question, beside, stated) == gold
 
 
 def test_the_group_of_a_which_of_question(nlp: Any) -> None:
@@ -824,7 +816,7 @@ def test_of_two_names_in_one_sentence_the_verbs_argument_answers(
 ) -> None:  # fmt: skip
     """The name the sentence's verb takes answers, not the names describing a role, a past
     club or a degree beside it (each of these sentences holds a rival of the asked type)."""
-    assert _short(reader_with({}), question, *evidence) == answer
+    assert short_answer(reader_with({}), question, *evidence) == answer
 
 
 def test_without_prominence_a_qualifying_name_is_as_good_a_reading(
@@ -837,8 +829,8 @@ def test_without_prominence_a_qualifying_name_is_as_good_a_reading(
         "From 2010 to 2011, Lund worked at Norrvik Systems as a data officer for the Baltic "
         "Trade Council."
     )
-    assert _short(reader_with({"prominence": 0.0}), question, evidence) is None
-    assert _short(reader_with({}), question, evidence) == "Norrvik Systems"
+    assert short_answer(reader_with({"prominence": 0.0}), question, evidence) is None
+    assert short_answer(reader_with({}), question, evidence) == "Norrvik Systems"
 
 
 # -- an abbreviation the sentence defines ------------------------------------------------------
@@ -885,4 +877,4 @@ def test_an_abbreviated_answer_carries_its_definition(
 ) -> None:  # fmt: skip
     """Where the letters are the best reading ("BDU" beside the question's words), the answer
     says what they stand for, as the sentence does."""
-    assert _short(reader_with({}), question, *evidence) == answer
+    assert short_answer(reader_with({}), question, *evidence) == answer
