@@ -195,6 +195,12 @@ def test_the_word_that_asks_picks_the_candidate_it_governs(
         ("club", "Harbour Road Stadium", True),
         ("team", "Lyon State University", True),
         ("league", "Harlow Rovers Club", True),
+        # The last word of a kind says what it is, wherever it stands.
+        ("team", "the Conference National", True),
+        ("team", "Stadium of Light", True),
+        ("team", "University of Lyon", True),
+        ("college", "University of Lyon", False),
+        ("team", "Lyon Rovers Football Club", False),
         ("team", "Harlow Town", False),
         ("team", "Lyon Hawks", False),
         ("division", "Lake Shore League", False),

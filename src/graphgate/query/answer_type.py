@@ -346,13 +346,14 @@ def _comparison(text: str) -> tuple[Literal["date", "number"] | None, bool]:
 def names_other_kind(head: str | None, name: str) -> bool:
     """The name's last word declares a kind other than the asked one: "Southern League" for
     "which team", "Wembley Stadium" for "what football team"."""
-    words = name.split()
+    words = [w.lower() for w in name.split()]
     if not head or not words:
         return False
-    own = words[-1].lower()
-    own = own[:-1] if own.endswith("s") and own[:-1] in _ALL_KINDS else own
+    kinds = [w[:-1] if w.endswith("s") and w[:-1] in _ALL_KINDS else w for w in words]
+    # The last noun of a kind says what it is: "Stadium of Light", "Conference National".
+    own = next((w for w in reversed(kinds) if w in _ALL_KINDS), None)
     asked = next((kinds for kinds in _NAMED_KINDS if head in kinds), None)
-    return asked is not None and own in _ALL_KINDS and own not in asked
+    return asked is not None and own is not None and own not in asked
 
 
 def asks_same(text: str) -> bool:

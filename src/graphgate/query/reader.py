@@ -70,6 +70,7 @@ from graphgate.query.reader_evidence import (
     share_inside,
     shares_a_name,
     spans,
+    unpossessed,
 )
 from graphgate.query.reader_features import WEIGHTS, Occurrence, bounds_met, nearness
 from graphgate.query.reader_rows import SAME_SPAN, row_span
@@ -321,6 +322,7 @@ class Reader:
         group = group_asked(question.parse(self._pipeline))
         asked_of = question.words - group if group else frozenset()
         lent = lent_names(question.text)  # a person holding one is a namesake or kin
+        evidence_text = " ".join(s.text for s in pool)
         for i, (sentence, doc, said, score, before, found_spans) in enumerate(
             zip(pool, docs, evidence, lifted, plain, found_in, strict=True)
         ):
@@ -346,7 +348,8 @@ class Reader:
                     for e in doc.ents
                     if e.label_ in DATES
                 ]
-            for text, label, at, start, end in found_spans:
+            for written, label, at, start, end in found_spans:
+                text = unpossessed(written, doc, end, evidence_text)
                 key = normalise_name(text)
                 words = content_word_set(text)
                 if (

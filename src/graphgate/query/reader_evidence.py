@@ -213,6 +213,20 @@ def abbreviation_of(name: str, texts: Sequence[str]) -> str | None:
     return None
 
 
+def unpossessed(text: str, doc: Any, end: int, evidence: str) -> str:
+    """A name's possessive written without its apostrophe ("Benficas manager", "Taiwans
+    economy": text whose apostrophes were stripped) is the name, where the evidence names it
+    on its own too. Only before what it owns (a noun, its adjective or number): "Williams"
+    before a verb is a surname."""
+    last_word = text.rsplit(maxsplit=1)[-1]
+    if len(last_word) < 4 or not last_word.endswith("s") or last_word.endswith("ss"):
+        return text
+    if end >= len(doc) or doc[end].pos_ not in {"NOUN", "PROPN", "ADJ", "NUM"}:
+        return text
+    name = text[:-1]
+    return name if re.search(rf"\b{re.escape(name)}\b", evidence) else text
+
+
 def share(words: frozenset[str] | set[str], text: str) -> float:
     return len(words & content_word_set(text)) / len(words) if words else 0.0
 
