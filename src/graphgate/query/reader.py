@@ -74,6 +74,7 @@ from graphgate.query.reader_evidence import (
 )
 from graphgate.query.reader_features import WEIGHTS, Occurrence, bounds_met, nearness
 from graphgate.query.reader_rows import SAME_SPAN, row_span
+from graphgate.query.reader_succession import COMING, LEAVING, succession_role
 from graphgate.query.reader_syntax import (
     asked_by,
     asked_end,
@@ -378,6 +379,7 @@ class Reader:
                     key=lambda d: min(abs(at - d[0]), abs(at - d[1])),
                     default=(0, 0, (False, False)),
                 )[2]
+                role = succession_role(doc, start, end)
                 in_row = row is not None and key == row.key
                 if in_row:  # the row's own span dates its name
                     begins, ends = bounds_met(sentence.text, question.time)
@@ -387,6 +389,9 @@ class Reader:
                         "second_hop": float(score > before),
                         "time_start": float(begins),
                         "time_end_only": float(ends and not begins),
+                        "wrong_side": float(
+                            (begins and role == LEAVING) or (ends and not begins and role == COMING)
+                        ),
                         "near_question": nearness(near_q),
                         "near_date": nearness(near_d),
                         "graph": graph_vote(key, related) / GRAPH_BONUS,

@@ -1,0 +1,58 @@
+"""Who left and who came, in a sentence that tells of a change of hands: "Baldini resigned …,
+being replaced by Walter Zenga", "Kaunda was succeeded by Frederick Chiluba in 1991", "Mills
+left Alfreton to return to Tamworth", "joined on a free transfer from Lyon".
+
+Such a sentence names both sides of the change beside one date. Asked what held from that date
+on, the one who came answers; asked what held until it, the one who left (query/reader.py
+weighs the role against the end of the asked span the date meets). Read from spaCy's dependency
+parse with a few verbs of English: the verb's lemma says which of its arguments is which.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+LEAVING, NONE, COMING = -1, 0, 1
+
+# "X resigned / retired / died / left": its subject leaves.
+_SUBJECT_LEAVES = frozenset({"resign", "retire", "die", "leave", "quit", "depart"})
+# "X replaced / succeeded Y": Y leaves, X comes; passive "Y was replaced by X" likewise.
+_TAKES_OVER = frozenset({"replace", "succeed"})
+# "They sacked / dismissed Y", "Y was ousted": Y leaves.
+_REMOVES = frozenset({"oust", "depose", "sack", "fire", "dismiss", "relieve"})
+# "X left / quit Y": Y is left.
+_OBJECT_LEFT = frozenset({"leave", "quit"})
+# "joined / signed for / moved to / was loaned to X": X is reached; "… from Y": Y is left.
+_MOVES = frozenset({"join", "sign", "move", "transfer", "loan", "return", "switch", "arrive"})
+_TOWARDS = frozenset({"to", "for", "with"})
+
+
+def succession_role(doc: Any, start: int, end: int) -> int:
+    """LEAVING, COMING or NONE: the candidate's side in the change its sentence tells of."""
+    if end <= start:
+        return NONE
+    root = doc[start:end].root
+    head = root.head
+    if head.i == root.i:
+        return NONE
+    lemma = str(head.lemma_).lower()
+    dep = str(root.dep_)
+    if dep == "nsubj":
+        if lemma in _SUBJECT_LEAVES:
+            return LEAVING
+        if lemma in _TAKES_OVER:
+            return COMING
+    if dep == "nsubjpass" and lemma in _TAKES_OVER | _REMOVES:
+        return LEAVING
+    if dep == "dobj":
+        if lemma in _TAKES_OVER | _REMOVES | _OBJECT_LEFT:
+            return LEAVING
+        if lemma in _MOVES:
+            return COMING
+    if dep == "pobj" and head.head.i != head.i:
+        verb, word = str(head.head.lemma_).lower(), str(head.lower_)
+        if word == "by" and head.dep_ == "agent" and verb in _TAKES_OVER:
+            return COMING
+        if verb in _MOVES:
+            return LEAVING if word == "from" else COMING if word in _TOWARDS else NONE
+    return NONE

@@ -1,0 +1,100 @@
+"""A sentence telling of a change of hands names who left and who came beside one date: asked
+what held from that date on, the one who came answers; asked what held until it, the one who
+left. Shown on the roles the parse gives in many phrasings (replaced / succeeded, active and
+passive, resigned, sacked, left X to join Y, a transfer from X), on sentences telling of no
+change, and end to end through the reader with the feature's weight and without it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from graphgate.query.answer import ExtractiveAnswerer
+from graphgate.query.reader_succession import COMING, LEAVING, NONE, succession_role
+from tests.unit.conftest import short_answer
+
+_TRANSFER = "Vik joined Kelso Rovers on a free transfer from Harlow Town in 2000 ."
+_BRINK_TO_LUND = "Tomas Brink was replaced by Ada Lund as the coach of Kelso Rovers in May 2008 ."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "role"),
+    [
+        ("Tomas Brink resigned on 3 May 2008 , and Ada Lund came .", "Tomas Brink", LEAVING),
+        ("Tomas Brink was replaced by Ada Lund in May 2008 .", "Tomas Brink", LEAVING),
+        ("Tomas Brink was replaced by Ada Lund in May 2008 .", "Ada Lund", COMING),
+        ("Ada Lund replaced Tomas Brink as head coach in 2008 .", "Ada Lund", COMING),
+        ("Ada Lund replaced Tomas Brink as head coach in 2008 .", "Tomas Brink", LEAVING),
+        ("Tomas Brink was succeeded by Ada Lund in 1991 .", "Tomas Brink", LEAVING),
+        ("Tomas Brink was succeeded by Ada Lund in 1991 .", "Ada Lund", COMING),
+        ("Ada Lund succeeded Tomas Brink in 1991 .", "Ada Lund", COMING),
+        ("The board sacked Tomas Brink in 2008 .", "Tomas Brink", LEAVING),
+        ("Tomas Brink was dismissed in March 2008 .", "Tomas Brink", LEAVING),
+        ("Tomas Brink died in office in 1991 .", "Tomas Brink", LEAVING),
+        ("In 2007 Mills left Harlow Town to return to Kelso Rovers .", "Harlow Town", LEAVING),
+        ("In 2007 Mills left Harlow Town to return to Kelso Rovers .", "Kelso Rovers", COMING),
+        (_TRANSFER, "Harlow Town", LEAVING),
+        (_TRANSFER, "Kelso Rovers", COMING),
+        ("In 2013 , Vik was loaned by Harlow Town to Kelso Rovers .", "Kelso Rovers", COMING),
+        ("Vik signed for Kelso Rovers in 2006 .", "Kelso Rovers", COMING),
+        # No change of hands told: the lender, a winner, a graduate's college.
+        ("In 2013 , Vik was loaned by Harlow Town to Kelso Rovers .", "Harlow Town", NONE),
+        ("Tomas Brink won the league with Kelso Rovers in 2008 .", "Tomas Brink", NONE),
+        ("Tomas Brink won the league with Kelso Rovers in 2008 .", "Kelso Rovers", NONE),
+        ("Vik graduated from Harlow College in 1984 .", "Harlow College", NONE),
+    ],
+)  # fmt: skip
+def test_the_side_a_name_takes_in_a_change_of_hands(
+    nlp: Any, sentence: str, name: str, role: int
+) -> None:
+    doc = nlp(sentence)
+    at = sentence.index(name)
+    span = doc.char_span(at, at + len(name))
+    assert succession_role(doc, span.start, span.end) == role
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "answer"),
+    [
+        ("Who coached Kelso Rovers from 2008 to 2010?", [_BRINK_TO_LUND], "Ada Lund"),
+        (
+            "Who coached Kelso Rovers from 2004 to 2008?",
+            [_BRINK_TO_LUND, "Tomas Brink became the coach of Kelso Rovers ."],
+            "Tomas Brink",
+        ),
+        (
+            "Which team did Vik Holm play for from 2007 to 2010?",
+            ["In 2007 , Vik Holm left Harlow Town to join Kelso Rovers ."],
+            "Kelso Rovers",
+        ),
+        (
+            "Who led Norland from 1991 to 2002?",
+            ["Ada Lund was succeeded as the leader of Norland by Tomas Brink in 1991 ."],
+            "Tomas Brink",
+        ),
+        (
+            "Who led Norland from 1991 to 2002?",
+            ["Ada Lund , the leader of Norland , resigned in 1991 and Tomas Brink took office ."],
+            "Tomas Brink",
+        ),
+        (
+            "Who was the head coach of Kelso Rovers from 2008 to 2009?",
+            [
+                "The board of Kelso Rovers sacked Tomas Brink in 2008 , and named Ada Lund "
+                "head coach ."
+            ],
+            "Ada Lund",
+        ),
+    ],
+)
+def test_the_side_of_the_change_the_asked_span_meets_answers(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+    question: str,
+    evidence: list[str],
+    answer: str,
+) -> None:
+    assert short_answer(reader_with({}), question, *evidence) == answer
+    # Without the side weighed, the reader abstains on the tie or names the other side.
+    assert short_answer(reader_with({"wrong_side": 0.0}), question, *evidence) != answer
