@@ -78,9 +78,11 @@ from graphgate.query.reader_succession import COMING, LEAVING, succession_role
 from graphgate.query.reader_syntax import (
     asked_by,
     asked_end,
+    asks_opponent,
     described_as,
     end_value,
     group_asked,
+    opposed,
     prominence,
     states_any,
     wh_governors,
@@ -324,6 +326,7 @@ class Reader:
         asked_of = question.words - group if group else frozenset()
         lent = lent_names(question.text)  # a person holding one is a namesake or kin
         evidence_text = " ".join(s.text for s in pool)
+        opponent_asked = asks_opponent(question.text)
         for i, (sentence, doc, said, score, before, found_spans) in enumerate(
             zip(pool, docs, evidence, lifted, plain, found_in, strict=True)
         ):
@@ -365,6 +368,7 @@ class Reader:
                     # names ("Salvinu Schembri" for "André Schembri's team") is kin, no team.
                     or (label == PROPER_NAME and bool(words & question.words))
                     or (label in PEOPLE and shares_a_name(text, lent))
+                    or (not opponent_asked and opposed(doc, start, end))  # "against Everton"
                 ):
                     continue  # the question names it: not its answer
                 described = described_as(doc, start, end, head)

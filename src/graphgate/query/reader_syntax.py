@@ -172,6 +172,27 @@ def asked_by(doc: Any, start: int, end: int, asked: frozenset[str]) -> bool:
     return _meets_either(governor, asked)
 
 
+_AGAINST = frozenset({"against", "versus", "vs", "vs."})
+# A question after an opponent: "Who did X play against", "which rival", "beat whom".
+_ASKS_OPPONENT = re.compile(
+    r"\b(against|versus|vs\.?|opponents?|rivals?|beat|beaten|defeat\w*|faced?|lost to)\b", re.I
+)
+
+
+def opposed(doc: Any, start: int, end: int) -> bool:
+    """The candidate is what the sentence sets its subject against: "scored against Everton",
+    "the final versus Ajax". An opponent answers only a question after one."""
+    if end <= start:
+        return False
+    root = doc[start:end].root
+    return root.dep_ == "pobj" and root.head.lower_ in _AGAINST
+
+
+def asks_opponent(question: str) -> bool:
+    """The question asks after an opponent (:func:`opposed` answers it)."""
+    return bool(_ASKS_OPPONENT.search(question))
+
+
 def prominence(doc: Any, start: int, end: int) -> float:
     """How directly the sentence's main verb governs the candidate: 1 for the root, 1/(1+n)
     n arcs below it. Of the names one sentence gives, its own arguments ("Kuhn taught at the

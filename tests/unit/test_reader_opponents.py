@@ -1,0 +1,72 @@
+"""A name the sentence sets its subject against ("scored against Kelso Rovers", "the final
+versus Ajax") is an opponent: no answer to "which team did X play for", the answer to "which
+team did X beat". Shown on the parse in several phrasings, on questions that do and do not ask
+after an opponent, and end to end through the reader."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from graphgate.query.answer import ExtractiveAnswerer
+from graphgate.query.reader_syntax import asks_opponent, opposed
+from tests.unit.conftest import short_answer
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "against"),
+    [
+        ("Holm scored his third goal against Kelso Rovers in 2008 .", "Kelso Rovers", True),
+        ("In 2009 , Holm scored in the final versus Kelso Rovers .", "Kelso Rovers", True),
+        ("Harlow Town won 2–0 against Kelso Rovers .", "Kelso Rovers", True),
+        ("Harlow Town won 2–0 against Kelso Rovers .", "Harlow Town", False),
+        ("Holm signed for Kelso Rovers in 2006 .", "Kelso Rovers", False),
+        ("Holm played for Kelso Rovers in the league .", "Kelso Rovers", False),
+    ],
+)  # fmt: skip
+def test_a_name_set_against_the_subject(nlp: Any, sentence: str, name: str, against: bool) -> None:
+    doc = nlp(sentence)
+    at = sentence.index(name)
+    span = doc.char_span(at, at + len(name))
+    assert opposed(doc, span.start, span.end) is against
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("Which team did Harlow Town beat in the 2009 final?", True),
+        ("Who did Holm score against in 2009?", True),
+        ("Which club was Harlow Town's opponent in the final?", True),
+        ("Who defeated Kelso Rovers in 2009?", True),
+        ("Which team did Holm face in his first match?", True),
+        ("What team did Holm play for from 2008 to 2011?", False),
+        ("Which club did Holm coach in 2009?", False),
+    ],
+)
+def test_a_question_asking_after_an_opponent(question: str, asks: bool) -> None:
+    assert asks_opponent(question) is asks
+
+
+def test_an_opponent_is_no_team_of_the_player(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    question = "What team did the footballer Vik Holm play for from 2008 to 2011?"
+    evidence = (
+        "Vik Holm scored his third goal of the season against Kelso Rovers on 7 December 2008 "
+        ", and Harlow Town went on to win 3–2 ."
+    )
+    assert short_answer(reader_with({}), question, evidence) == "Harlow Town"
+    # Read as any name, the opponent ties with the team, and the reader abstains.
+    monkeypatch.setattr("graphgate.query.reader.opposed", lambda doc, start, end: False)
+    assert short_answer(reader_with({}), question, evidence) is None
+
+
+def test_an_opponent_answers_a_question_after_one(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+) -> None:
+    question = "Which team did Harlow Town beat in the 2009 cup final?"
+    evidence = "In the 2009 cup final , Harlow Town won 2–0 against Kelso Rovers ."
+    assert short_answer(reader_with({}), question, evidence) == "Kelso Rovers"
