@@ -1,10 +1,12 @@
 """What a sentence's parse says of one candidate answer (query/reader.py): whether the sentence
 calls it what the question asks for, which end of a life a date in parentheses is, whether
 the word that governs the question's wh-word governs it ("founded by X" for "founded by who"),
-and how directly the sentence's verb takes it (an argument, or a name qualifying one).
+how directly the sentence's verb takes it (an argument, or a name qualifying one), and whether
+the sentence sets it against its subject (an opponent, "scored against X").
 
 All read spaCy's dependency parse of the evidence sentence, the same parse the candidates come
-from (and of the question, for its wh-word): no word lists beyond the question's own words.
+from (and of the question, for its wh-word): beyond the question's own words, only the few
+words of lives, runs and opposition named below.
 """
 
 from __future__ import annotations
