@@ -49,3 +49,10 @@ def short_answer(answerer: ExtractiveAnswerer, question: str, *passages: str) ->
         for i, text in enumerate(passages)
     ]
     return answerer.answer(RetrievalResult(question, "vector", chunks), "run").short_answer
+
+
+def name_tokens(doc: Any, name: str) -> tuple[int, int]:
+    """The token span (start, end) of ``name``'s first occurrence in a parsed sentence."""
+    start = doc.text.index(name)
+    span = doc.char_span(start, start + len(name), alignment_mode="expand")
+    return int(span.start), int(span.end)

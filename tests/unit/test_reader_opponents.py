@@ -12,7 +12,7 @@ import pytest
 
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.reader_syntax import asks_opponent, opposed
-from tests.unit.conftest import short_answer
+from tests.unit.conftest import name_tokens, short_answer
 
 
 @pytest.mark.parametrize(
@@ -28,9 +28,7 @@ from tests.unit.conftest import short_answer
 )  # fmt: skip
 def test_a_name_set_against_the_subject(nlp: Any, sentence: str, name: str, against: bool) -> None:
     doc = nlp(sentence)
-    at = sentence.index(name)
-    span = doc.char_span(at, at + len(name))
-    assert opposed(doc, span.start, span.end) is against
+    assert opposed(doc, *name_tokens(doc, name)) is against
 
 
 @pytest.mark.parametrize(

@@ -12,15 +12,7 @@ import pytest
 
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.reader_evidence import unpossessed
-from tests.unit.conftest import short_answer
-
-
-def _name_end(doc: Any, name: str) -> int:
-    words = name.split()
-    for token in doc:
-        if doc[token.i : token.i + len(words)].text == name:
-            return int(token.i + len(words))
-    raise AssertionError(f"{name!r} not in {doc.text!r}")
+from tests.unit.conftest import name_tokens, short_answer
 
 
 @pytest.mark.parametrize(
@@ -46,7 +38,7 @@ def test_a_possessive_without_its_apostrophe_is_the_name(
     nlp: Any, sentence: str, name: str, evidence: str, answer: str
 ) -> None:
     doc = nlp(sentence)
-    end = _name_end(doc, name)
+    _, end = name_tokens(doc, name)
     assert unpossessed(name, doc, end, f"{sentence} {evidence}") == answer
 
 

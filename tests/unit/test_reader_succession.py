@@ -13,7 +13,7 @@ import pytest
 
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.reader_succession import COMING, LEAVING, NONE, succession_role
-from tests.unit.conftest import short_answer
+from tests.unit.conftest import name_tokens, short_answer
 
 _TRANSFER = "Vik joined Kelso Rovers on a free transfer from Harlow Town in 2000 ."
 _BRINK_TO_LUND = "Tomas Brink was replaced by Ada Lund as the coach of Kelso Rovers in May 2008 ."
@@ -50,9 +50,7 @@ def test_the_side_a_name_takes_in_a_change_of_hands(
     nlp: Any, sentence: str, name: str, role: int
 ) -> None:
     doc = nlp(sentence)
-    at = sentence.index(name)
-    span = doc.char_span(at, at + len(name))
-    assert succession_role(doc, span.start, span.end) == role
+    assert succession_role(doc, *name_tokens(doc, name)) == role
 
 
 @pytest.mark.parametrize(

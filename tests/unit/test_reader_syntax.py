@@ -25,20 +25,14 @@ from graphgate.query.reader_syntax import (
     range_end,
     wh_governors,
 )
-from tests.unit.conftest import short_answer
-
-
-def _tokens(doc: Any, name: str) -> tuple[int, int]:
-    start = doc.text.index(name)
-    span = doc.char_span(start, start + len(name), alignment_mode="expand")
-    return int(span.start), int(span.end)
+from tests.unit.conftest import name_tokens, short_answer
 
 
 def test_a_name_that_only_modifies_the_noun_is_not_called_it(nlp: Any) -> None:
     """ "The FC Lyra coach Ivo Brandt": the club modifies "coach" but is no coach; it counts
     as described only where a modifier may be (the Moretti crime family), never to relabel."""
     doc = nlp("The FC Lyra coach Ivo Brandt left the club in 2019.")
-    club = _tokens(doc, "FC Lyra")
+    club = name_tokens(doc, "FC Lyra")
     assert described_as(doc, *club, "coach") is True
     assert described_as(doc, *club, "coach", modifier=False) is False
 
@@ -57,8 +51,8 @@ def test_a_name_set_beside_the_noun_is_called_it(nlp: Any, sentence: str) -> Non
     doc = nlp(sentence)
     head = sentence.split(",")[0].split()[-1]
     name = sentence.split(", ")[1]
-    assert described_as(doc, *_tokens(doc, name), head, modifier=False) is True
-    assert described_as(doc, *_tokens(doc, name), "singer", modifier=False) is False
+    assert described_as(doc, *name_tokens(doc, name), head, modifier=False) is True
+    assert described_as(doc, *name_tokens(doc, name), "singer", modifier=False) is False
 
 
 @pytest.mark.parametrize(
@@ -83,7 +77,7 @@ def test_a_sentence_calls_its_subject_what_is_asked(
     nlp: Any, sentence: str, name: str, head: str, said: bool
 ) -> None:
     doc = nlp(sentence)
-    assert described_as(doc, *_tokens(doc, name), head) is said
+    assert described_as(doc, *name_tokens(doc, name), head) is said
 
 
 @pytest.mark.parametrize(
@@ -99,7 +93,7 @@ def test_a_lifespan_date_is_read_as_the_end_it_gives(
     nlp: Any, sentence: str, date: str, end: str | None
 ) -> None:
     doc = nlp(sentence)
-    assert life_end(doc, *_tokens(doc, date)) == end
+    assert life_end(doc, *name_tokens(doc, date)) == end
 
 
 def test_the_question_asks_for_an_end_of_a_life_only_in_lower_case() -> None:
@@ -129,7 +123,7 @@ def test_a_word_of_the_question_governs_the_candidate(
     nlp: Any, sentence: str, name: str, asked: set[str], governed: bool
 ) -> None:
     doc = nlp(sentence)
-    assert asked_by(doc, *_tokens(doc, name), frozenset(asked)) is governed
+    assert asked_by(doc, *name_tokens(doc, name), frozenset(asked)) is governed
 
 
 @pytest.mark.parametrize(
@@ -658,14 +652,14 @@ def test_a_range_date_is_read_as_the_end_it_gives(
     nlp: Any, sentence: str, date: str, end: str | None
 ) -> None:
     doc = nlp(sentence)
-    assert range_end(doc, *_tokens(doc, date)) == end
+    assert range_end(doc, *name_tokens(doc, date)) == end
 
 
 def test_a_lifespan_says_nothing_of_a_run(nlp: Any) -> None:
     """ "(3 May 1931 – 9 October 2004)" is a range too, but a life's: a question asking when a
     show premiered reads nothing from it, one asking when its subject was born does."""
     doc = nlp("Ada Lund (3 May 1931 – 9 October 2004) was a painter.")
-    born = _tokens(doc, "3 May 1931")
+    born = name_tokens(doc, "3 May 1931")
     assert end_value("start", doc, *born, True) == 0.0
     assert end_value("end", doc, *born, True) == 0.0
     assert end_value("birth", doc, *born, True) == 1.0
@@ -772,7 +766,9 @@ def test_the_verbs_own_argument_is_more_prominent_than_a_name_qualifying_it(
     nlp: Any, sentence: str, argument: str, qualifier: str
 ) -> None:
     doc = nlp(sentence)
-    assert prominence(doc, *_tokens(doc, argument)) > prominence(doc, *_tokens(doc, qualifier))
+    assert prominence(doc, *name_tokens(doc, argument)) > prominence(
+        doc, *name_tokens(doc, qualifier)
+    )
 
 
 @pytest.mark.parametrize(
