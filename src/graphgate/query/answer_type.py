@@ -344,13 +344,13 @@ def _comparison(text: str) -> tuple[Literal["date", "number"] | None, bool]:
 
 
 def names_other_kind(head: str | None, name: str) -> bool:
-    """The name's last word declares a kind other than the asked one: "Southern League" for
-    "which team", "Wembley Stadium" for "what football team"."""
+    """The last word of a kind in the name declares a kind other than the asked one:
+    "Southern League" or "the Conference National" for "which team", "Stadium of Light" for
+    "what football team"."""
     words = [w.lower() for w in name.split()]
     if not head or not words:
         return False
     kinds = [w[:-1] if w.endswith("s") and w[:-1] in _ALL_KINDS else w for w in words]
-    # The last noun of a kind says what it is: "Stadium of Light", "Conference National".
     own = next((w for w in reversed(kinds) if w in _ALL_KINDS), None)
     asked = next((kinds for kinds in _NAMED_KINDS if head in kinds), None)
     return asked is not None and own is not None and own not in asked
