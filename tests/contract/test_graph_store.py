@@ -161,6 +161,10 @@ def test_chunks_their_entities_and_entity_pages(store: GraphStore) -> None:
     for doc_id, chunk_id in first.items():
         assert store.first_chunk(doc_id) == chunk_id
     assert store.first_chunk("no-such-doc") is None
+    for doc_id in first:
+        order = [c.id for c in sorted(chunks, key=lambda c: c.index) if c.doc_id == doc_id]
+        assert store.document_chunks(doc_id) == order
+    assert store.document_chunks("no-such-doc") == []
     # The small corpus's "fred.html" has the title "Fred": its entity page.
     assert store.entity_pages("FRED") == ["fred.html"]
     assert store.entity_pages("nobody") == []

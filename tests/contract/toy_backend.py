@@ -247,6 +247,11 @@ class ToyGraphStore:
         mine = [c for c in self._chunks.values() if c.doc_id == doc_id]
         return min(mine, key=lambda c: c.index).id if mine else None
 
+    def document_chunks(self, doc_id: str) -> list[str]:
+        return [
+            c.id for c in sorted(self._chunks.values(), key=lambda c: c.index) if c.doc_id == doc_id
+        ]
+
     def documents_by(self, field: str) -> dict[str, list[str]]:
         import json
 

@@ -143,6 +143,10 @@ class GraphStore(Protocol):
 
     def first_chunk(self, doc_id: str) -> str | None: ...
 
+    def document_chunks(self, doc_id: str) -> list[str]:
+        """The document's chunk ids in their order in it (empty for an unknown document)."""
+        ...
+
     def documents_by(self, field: str) -> dict[str, list[str]]:
         """Document ids by the value of one metadata field (string values only), by id."""
         ...

@@ -96,7 +96,7 @@ class EmbeddedGraphStore:
                 self._pages[key].append(doc["id"])
         self._documents = documents.select(["id", "metadata_json"])
         self._by_field: dict[str, dict[str, list[str]]] = {}
-        self._first_chunk: dict[str, str] = {}
+        self._doc_chunks: dict[str, list[str]] = defaultdict(list)
         positions = zip(
             self._chunks.column("doc_id"),
             self._chunks.column("index"),
@@ -104,7 +104,7 @@ class EmbeddedGraphStore:
             strict=True,
         )
         for doc_id, _, chunk_id in sorted(positions):
-            self._first_chunk.setdefault(doc_id, chunk_id)
+            self._doc_chunks[doc_id].append(chunk_id)
 
     # -- entities and relationships --------------------------------------------------------
     def entity(self, entity_id: str) -> Entity:
@@ -181,7 +181,11 @@ class EmbeddedGraphStore:
         return list(self._pages.get(normalise_name(name), []))
 
     def first_chunk(self, doc_id: str) -> str | None:
-        return self._first_chunk.get(doc_id)
+        found = self._doc_chunks.get(doc_id)
+        return found[0] if found else None
+
+    def document_chunks(self, doc_id: str) -> list[str]:
+        return list(self._doc_chunks.get(doc_id, []))
 
     def documents_by(self, field: str) -> dict[str, list[str]]:
         if field not in self._by_field:

@@ -267,6 +267,16 @@ class FalkorDBGraphStore:
         first: str | None = self._once(("first_chunk", doc_id), read)
         return first
 
+    def document_chunks(self, doc_id: str) -> list[str]:
+        def read() -> list[str]:
+            rows = self._rows(
+                "MATCH (c:Chunk {doc_id: $doc}) RETURN c.id ORDER BY c.position", {"doc": doc_id}
+            )
+            return [str(row[0]) for row in rows]
+
+        found: list[str] = self._once(("document_chunks", doc_id), read)
+        return list(found)
+
     def documents_by(self, field: str) -> dict[str, list[str]]:
         def read() -> dict[str, dict[str, Any]]:
             rows = self._rows("MATCH (d:Document) RETURN d.id, d.metadata_json ORDER BY d.id")
