@@ -272,6 +272,12 @@ class QuerySettings(Section):
         description="Rank what every mode retrieved at the time the question names (or "
         "as_of): facts not valid then dropped, contradicting passages last.",
     )
+    temporal_period_passages: bool = Field(
+        True,
+        description='A question asking over a period ("from 1952 to 1954") also reads the '
+        "passages of its best passage's document that date a time inside it, and passages "
+        "dated inside it rank first (with query.temporal).",
+    )
     hybrid_graph_slots: int = Field(
         0,
         ge=0,

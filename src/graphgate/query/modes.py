@@ -52,6 +52,11 @@ def build_retriever(mode: str, index: LoadedIndex, settings: QuerySettings) -> C
     if mode == "hybrid" and index.llm is not None and settings.hybrid_route_cypher:
         inner = RoutedRetriever(CypherRetriever(index, settings), inner)
     timed = TemporalRetriever(
-        inner, settings.top_k_chunks, settings.temporal, index.held(), index.families
+        inner,
+        settings.top_k_chunks,
+        settings.temporal,
+        index.held(),
+        index.families,
+        index.store if settings.temporal_period_passages else None,
     )
     return ConflictRetriever(timed, index)

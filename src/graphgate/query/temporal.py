@@ -8,6 +8,13 @@ time fits; a dated event before it may still hold ("became chief executive in 20
 range that ended before, or anything after, contradicts it. Before the sentences, the
 index's dated facts about what the question names decide (query/held.py): who held a post
 then is known from the successions the index closed, whatever the document's date.
+
+A question asking over a period ("from 1952 to 1954") is answered by what a sentence dates
+inside it (the reader reads only such sentences, query/reader.py): the passages of the best
+passage's document that do so are read too, and such passages rank ahead of the rest, still
+below the stated facts' order. A page lists its subject's times through its length ("1952–1954
+: Marshall Harvey Stone" far down the union's page), and the question's words ("chaired") seldom
+match the passage that dates the asked years.
 """
 
 from __future__ import annotations
@@ -21,6 +28,8 @@ from graphgate.core.text import sentence_spans
 from graphgate.query.base import ModeRetriever, RetrievalResult, RetrievedChunk
 from graphgate.query.held import HELD, NOT_HELD, HeldFacts
 from graphgate.query.question import Question
+from graphgate.query.vector import chunk_hit
+from graphgate.store.base import GraphStore
 
 # Fit classes of a sentence or passage to the asked time.
 FITS, UNDATED, CONTRADICTS = 2, 1, 0
@@ -72,22 +81,33 @@ def constrain(
     top_k: int,
     facts: HeldFacts | None = None,
     families: FamilyMatcher | None = None,
+    period_first: bool = True,
 ) -> RetrievalResult:
     """The result at the asked time: contradicted facts dropped; a passage stating a fact
     about what the question names that held then, from a stated start, first; one whose
     every such fact begins after it (and no sentence is dated inside it), or whose every dated
     sentence contradicts it, last (a passage is never promoted for merely naming the year:
-    that is for relevance to decide). ``holders``: who held the post asked about then."""
+    that is for relevance to decide), except over a period (with ``period_first``): there a
+    passage dated inside it comes first within its class, one stating the very span first.
+    ``holders``: who held the post asked about then."""
     edges = [e for e in result.edges if _edge_holds(e.valid_from, e.valid_to, asked)]
+    page = result.chunks[0].doc_id if result.chunks else None
 
-    def fit(chunk: RetrievedChunk) -> int:
+    def fit(chunk: RetrievedChunk) -> tuple[int, int]:
         held = facts.fit(chunk.id, result.question, asked) if facts is not None else None
         by_sentences = chunk_fit(chunk, asked)
+        inside = 0
+        if period_first and by_sentences == FITS:  # the very span counts on the best's page
+            inside = period_fit(chunk.text, asked)
+            inside = inside if chunk.doc_id == page else min(inside, 1)
         if held is not None and (held != NOT_HELD or by_sentences != FITS):
-            return held  # a sentence dated inside the time still speaks for it
-        return HELD if by_sentences != CONTRADICTS else NOT_HELD
+            return held, inside  # a sentence dated inside the time still speaks for it
+        return (HELD if by_sentences != CONTRADICTS else NOT_HELD), inside
 
-    ranked = sorted(enumerate(result.chunks), key=lambda ic: (-fit(ic[1]), ic[0]))
+    fits = [fit(c) for c in result.chunks]
+    ranked = sorted(
+        enumerate(result.chunks), key=lambda ic: (-fits[ic[0]][0], -fits[ic[0]][1], ic[0])
+    )
     chunks = [c for _, c in ranked][:top_k]
     holders = (
         facts.holders((c.id for c in chunks), result.question, asked, families)
@@ -95,6 +115,40 @@ def constrain(
         else []
     )
     return replace(result, chunks=chunks, edges=edges, time=asked, holders=holders)
+
+
+def period_fit(text: str, asked: TimeSpan) -> int:
+    """How a passage dated inside the asked time (chunk_fit) dates the asked period: 2 when it
+    states the very span ("1952–1954" for "from 1952 to 1954": a list row or a term), 1
+    otherwise; 0 when the question asks no period."""
+    if not asked.period:
+        return 0
+    same = any(s.start == asked.start and s.end == asked.end for s in spans_in(text))
+    return 2 if same else 1
+
+
+def dated_passages(
+    store: GraphStore, result: RetrievalResult, asked: TimeSpan, question: Question, k: int
+) -> RetrievalResult:
+    """The result with, after its own passages, up to ``k`` more from its best passage's
+    document that date a time inside the asked one: those stating the asked span first, then
+    the most similar to the question."""
+    if not result.chunks:
+        return result
+    have = {c.id for c in result.chunks}
+    dated: list[RetrievedChunk] = []
+    for cid in store.document_chunks(result.chunks[0].doc_id):
+        if cid not in have:
+            hit = chunk_hit(store, cid, 0.0)
+            if chunk_fit(hit, asked) == FITS:
+                dated.append(hit)
+    if not dated:
+        return result
+    similar = store.chunk_similarities([c.id for c in dated], question.vector)
+    best = sorted(dated, key=lambda c: (-period_fit(c.text, asked), -similar.get(c.id, 0.0)))[:k]
+    n = len(result.chunks)
+    added = [replace(c, score=1.0 / (n + i + 1)) for i, c in enumerate(best)]
+    return replace(result, chunks=[*result.chunks, *added])
 
 
 def _edge_holds(valid_from: str | None, valid_to: str | None, asked: TimeSpan) -> bool:
@@ -106,11 +160,11 @@ def _edge_holds(valid_from: str | None, valid_to: str | None, asked: TimeSpan) -
 
 
 class TemporalRetriever:
-    """Any mode's retriever, made time-aware: it fetches twice the passages, then ranks them
-    at the asked time and keeps ``top_k``. Without a time in the question or ``as_of`` it is
-    the inner retriever; with ``enabled`` False (``query.temporal``) it is the inner one too
-    (the question's time is still read, and checked), for measuring what time-awareness
-    adds."""
+    """Any mode's retriever, made time-aware: it fetches twice the passages (over a period,
+    with ``store``, also the best document's passages dated inside it), then ranks them at
+    the asked time and keeps ``top_k``. Without a time in the question or ``as_of`` it is the
+    inner retriever; with ``enabled`` False (``query.temporal``) it is the inner one too (the
+    question's time is still read, and checked), for measuring what time-awareness adds."""
 
     def __init__(
         self,
@@ -119,6 +173,7 @@ class TemporalRetriever:
         enabled: bool = True,
         facts: HeldFacts | None = None,
         families: FamilyMatcher | None = None,
+        store: GraphStore | None = None,
     ) -> None:
         self.inner = inner
         self.mode = inner.mode
@@ -126,6 +181,7 @@ class TemporalRetriever:
         self.enabled = enabled
         self.facts = facts
         self.families = families
+        self.store = store
 
     def retrieve(self, question: Question, top_k: int | None = None) -> RetrievalResult:
         asked = question.time
@@ -134,4 +190,8 @@ class TemporalRetriever:
             return self.inner.retrieve(question, k)
         if not self.enabled:
             return self.inner.retrieve(question, k)
-        return constrain(self.inner.retrieve(question, 2 * k), asked, k, self.facts, self.families)
+        result = self.inner.retrieve(question, 2 * k)
+        if asked.period and self.store is not None:
+            result = dated_passages(self.store, result, asked, question, k)
+        period_first = self.store is not None
+        return constrain(result, asked, k, self.facts, self.families, period_first)
