@@ -60,28 +60,36 @@ def _chunk(cid: str, doc: str, text: str) -> RetrievedChunk:
 QUESTION = "Who chaired the union from 1952 to 1954?"
 CHUNKS = [
     _chunk("a", "union", "The union was founded in 1920 ."),
-    _chunk("b", "league", "The 1952–1954 seasons were the league's first ."),
+    _chunk("b", "congress", "The congress of the union is held in Amsterdam ."),
     _chunk("c", "union", "In 1953 the union met in Amsterdam ."),
+    _chunk("f", "league", "The 1952–1954 seasons were the league's first ."),
     _chunk("d", "union", "Presidents .\n\n1948–1952 : Ann Lee\n\n1952–1954 : Marshall Stone"),
     _chunk("e", "union", "The union has no office of its own ."),
 ]
 
 
-def test_over_a_period_the_page_stating_the_span_comes_first() -> None:
-    result = constrain(RetrievalResult(QUESTION, "vector", CHUNKS), _asked(QUESTION), 5)
-    # The page's row of the asked span first; then the passages dated inside it, in their
-    # order (another page's "1952–1954 seasons" is no row of this page's span); then the rest.
-    assert [c.id for c in result.chunks] == ["d", "b", "c", "a", "e"]
+def test_over_a_period_the_pages_dated_passages_take_its_places() -> None:
+    result = constrain(RetrievalResult(QUESTION, "vector", CHUNKS), _asked(QUESTION), 6)
+    # The page (the best passage's document) fills its own places: the row of the asked span,
+    # then the passage dated inside it, then the rest. Another document's passages keep their
+    # places, dated ("1952–1954 seasons", no row of this page's span) or not (a second hop's
+    # page states no date).
+    assert [c.id for c in result.chunks] == ["d", "b", "c", "f", "a", "e"]
 
 
 def test_without_period_first_only_contradiction_moves_a_passage() -> None:
     asked = _asked(QUESTION)
-    result = constrain(RetrievalResult(QUESTION, "vector", CHUNKS), asked, 5, period_first=False)
+    result = constrain(RetrievalResult(QUESTION, "vector", CHUNKS), asked, 6, period_first=False)
     # "founded in 1920", an event before the asked time, may still hold: nothing moves.
-    assert [c.id for c in result.chunks] == ["a", "b", "c", "d", "e"]
+    assert [c.id for c in result.chunks] == ["a", "b", "c", "f", "d", "e"]
 
 
 def test_a_point_in_time_promotes_nothing() -> None:
     question = "Who chaired the union in 1953?"
-    result = constrain(RetrievalResult(question, "vector", CHUNKS), _asked(question), 5)
-    assert [c.id for c in result.chunks] == ["a", "b", "c", "d", "e"]
+    result = constrain(RetrievalResult(question, "vector", CHUNKS), _asked(question), 6)
+    assert [c.id for c in result.chunks] == ["a", "b", "c", "f", "d", "e"]
+
+
+def test_top_k_cuts_after_the_order() -> None:
+    result = constrain(RetrievalResult(QUESTION, "vector", CHUNKS), _asked(QUESTION), 2)
+    assert [c.id for c in result.chunks] == ["d", "b"]

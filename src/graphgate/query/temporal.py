@@ -10,11 +10,12 @@ index's dated facts about what the question names decide (query/held.py): who he
 then is known from the successions the index closed, whatever the document's date.
 
 A question asking over a period ("from 1952 to 1954") is answered by what a sentence dates
-inside it (the reader reads only such sentences, query/reader.py): the passages of the best
-passage's document that do so are read too, and such passages rank ahead of the rest, still
-below the stated facts' order. A page lists its subject's times through its length ("1952–1954
-: Marshall Harvey Stone" far down the union's page), and the question's words ("chaired") seldom
-match the passage that dates the asked years.
+inside it (the reader reads only such sentences, query/reader.py), and a page lists its
+subject's times through its length ("1952–1954 : Marshall Harvey Stone" far down the union's
+page) in passages whose words seldom match the question's ("chaired"). So the page (the best
+passage's document) is read whole for its passages dated inside the period, and they take the
+page's places first, one stating the very span before one with another date inside it; other
+documents' passages keep their places (a multi-hop question's second page states no date).
 """
 
 from __future__ import annotations
@@ -87,9 +88,9 @@ def constrain(
     about what the question names that held then, from a stated start, first; one whose
     every such fact begins after it (and no sentence is dated inside it), or whose every dated
     sentence contradicts it, last (a passage is never promoted for merely naming the year:
-    that is for relevance to decide), except over a period (with ``period_first``): there a
-    passage dated inside it comes first within its class, one stating the very span first.
-    ``holders``: who held the post asked about then."""
+    that is for relevance to decide), except over a period (with ``period_first``): there the
+    page's passages dated inside it take the page's places first, within their class, one
+    stating the very span first. ``holders``: who held the post asked about then."""
     edges = [e for e in result.edges if _edge_holds(e.valid_from, e.valid_to, asked)]
     page = result.chunks[0].doc_id if result.chunks else None
 
@@ -97,18 +98,21 @@ def constrain(
         held = facts.fit(chunk.id, result.question, asked) if facts is not None else None
         by_sentences = chunk_fit(chunk, asked)
         inside = 0
-        if period_first and by_sentences == FITS:  # the very span counts on the best's page
+        if period_first and chunk.doc_id == page and by_sentences == FITS:
             inside = period_fit(chunk.text, asked)
-            inside = inside if chunk.doc_id == page else min(inside, 1)
         if held is not None and (held != NOT_HELD or by_sentences != FITS):
             return held, inside  # a sentence dated inside the time still speaks for it
         return (HELD if by_sentences != CONTRADICTS else NOT_HELD), inside
 
     fits = [fit(c) for c in result.chunks]
-    ranked = sorted(
-        enumerate(result.chunks), key=lambda ic: (-fits[ic[0]][0], -fits[ic[0]][1], ic[0])
-    )
-    chunks = [c for _, c in ranked][:top_k]
+    ranked = sorted(range(len(fits)), key=lambda i: (-fits[i][0], i))
+    # Over a period, the page's passages dated inside it take the page's places first; the
+    # other documents' passages keep theirs (a second hop's page states no date).
+    slots = [place for place, i in enumerate(ranked) if result.chunks[i].doc_id == page]
+    mine = sorted((ranked[place] for place in slots), key=lambda i: (-fits[i][0], -fits[i][1], i))
+    for place, i in zip(slots, mine, strict=True):
+        ranked[place] = i
+    chunks = [result.chunks[i] for i in ranked][:top_k]
     holders = (
         facts.holders((c.id for c in chunks), result.question, asked, families)
         if facts is not None and families is not None
