@@ -275,8 +275,8 @@ class QuerySettings(Section):
     temporal_period_passages: bool = Field(
         True,
         description='A question asking over a period ("from 1952 to 1954") also reads the '
-        "passages of its best passage's document that date a time inside it, and passages "
-        "dated inside it rank first (with query.temporal).",
+        "passages of its best passage's document that date a time inside it, and they take "
+        "that document's places first, one stating the very span first (with query.temporal).",
     )
     hybrid_graph_slots: int = Field(
         0,
