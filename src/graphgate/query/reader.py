@@ -441,8 +441,9 @@ class Reader:
         exact_row = best.occurrence.values.get("dated_row", 0.0) == SAME_SPAN
         if best.relevance < self.min_support and not exact_row:
             return ShortAnswer(None, None, best.relevance, expected.kind)
-        # A rival read almost as well: either would be a guess.
-        rival = ranked_candidates[1] if len(ranked_candidates) > 1 else None
+        # A rival read almost as well: either would be a guess. The best's post without its
+        # "of" phrase ("Governor" of "Governor of South Australia") is the same answer.
+        rival = next((c for c in ranked_candidates[1:] if not _nested(best, c)), None)
         if rival is not None and self._total(best) - self._total(rival) < self.min_margin:
             return ShortAnswer(None, None, best.relevance, expected.kind)
         # "Bankman-Fried" said where "Sam Bankman-Fried" is too: the fuller name answers.
@@ -454,6 +455,11 @@ class Reader:
             and len(c.text.split()) <= 3
         ]
         text = min(fuller, key=len) if fuller else best.text
+        # "Governor" where its sentence says "Governor of South Australia": the post whole.
+        posts = [
+            c.text for c in ranked_candidates if len(c.text) > len(best.text) and _nested(best, c)
+        ]
+        text = posts[0] if posts else text
         # "NCW" where its sentence says "the Christian Employers Association ( NCW )".
         defined = defined_name(text, best.sentence.text) if expand else None
         if defined is not None:
@@ -466,6 +472,15 @@ class Reader:
             return []
         vectors = self._embed(embedder, [side, *texts])
         return [float(np.dot(vectors[0], v)) for v in vectors[1:]]
+
+
+def _nested(one: _Candidate, other: _Candidate) -> bool:
+    """One candidate is the other's post without its "of" phrase ("Governor", "Governor of
+    South Australia"), read from the same sentence."""
+    a, b = normalise_name(one.text), normalise_name(other.text)
+    return one.sentence.text == other.sentence.text and (
+        a.startswith(f"{b} of ") or b.startswith(f"{a} of ")
+    )
 
 
 def _lettered(candidates: list[_Candidate], texts: list[str]) -> list[_Candidate]:

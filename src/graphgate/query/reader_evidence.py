@@ -302,6 +302,17 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
             if words and common and not any(t.i in named for t in words):
                 at = int(chunk.root.i)
                 out.append((_as_written(doc, words), NOUN_PHRASE, at, words[0].i, words[-1].i + 1))
+                titled = _of_what(doc, chunk.root)
+                if titled is not None:  # "Governor of South Australia", also as the noun alone
+                    out.append(
+                        (
+                            _as_written(doc, [words[0], titled]),
+                            NOUN_PHRASE,
+                            at,
+                            words[0].i,
+                            titled.i + 1,
+                        )
+                    )
     if expected.kind == "phrase":
         for chunk in doc.noun_chunks:
             if chunk.root.pos_ in {"PRON", "NUM"}:
@@ -347,6 +358,27 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
 
 def _entity_text(ent: Any) -> str:
     return _POSSESSIVE.sub("", str(ent.text)).strip(" ,.;:'\"")
+
+
+# A post's "of" phrase runs at most this far ("Chancellor of the University of Adelaide").
+_OF_WORDS = 8
+
+
+def _of_what(doc: Any, noun: Any) -> Any:
+    """The last token of the "of" phrase right after a post or a title ("Governor of South
+    Australia", "Justice of the Supreme Court of South Australia", "commander of the colonial
+    forces"), or None: a phrase of its own words only, no date, no comma, no clause."""
+    after = noun.i + 1
+    if after >= len(doc) or doc[after].lower_ != "of" or doc[after].head.i != noun.i:
+        return None
+    span = list(doc[after].subtree)
+    if not span or span[0].i != after or len(span) > _OF_WORDS:
+        return None
+    if any(t.is_punct or t.pos_ in {"VERB", "AUX", "PRON", "NUM"} for t in span[1:]):
+        return None
+    if any(e.label_ in _TIMED and e.start <= span[-1].i and e.end > after for e in doc.ents):
+        return None
+    return span[-1]
 
 
 def _as_written(doc: Any, tokens: list[Any]) -> str:
