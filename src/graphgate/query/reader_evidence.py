@@ -365,9 +365,10 @@ _OF_WORDS = 8
 
 
 def _of_what(doc: Any, noun: Any) -> Any:
-    """The last token of the "of" phrase right after a post or a title ("Governor of South
-    Australia", "Justice of the Supreme Court of South Australia", "commander of the colonial
-    forces"), or None: a phrase of its own words only, no date, no comma, no clause."""
+    """The last token of the "of" phrase right after a common noun, or None: a phrase of its
+    own words only, no date, no comma, no clause. Asked for a job, a role or a position, the
+    noun is a post ("Governor of South Australia", "commander of the colonial forces"); any
+    other noun gets its phrase too ("aftermath of Hamas"), a candidate no better than before."""
     after = noun.i + 1
     if after >= len(doc) or doc[after].lower_ != "of" or doc[after].head.i != noun.i:
         return None
