@@ -21,6 +21,7 @@ from graphgate.core.dates import TimeSpan, span_of
 from graphgate.core.errors import IndexMissingError
 from graphgate.core.family_match import FamilyMatcher
 from graphgate.core.runs import Run
+from graphgate.core.text import content_word_set, normalise_name
 from graphgate.query.base import RetrievedEdge
 
 # How well a passage's facts fit the asked time (query/temporal.py ranks by it): one held
@@ -151,3 +152,19 @@ class HeldFacts:
             len(n) > 2 and n.lower() in lowered_question
             for n in (one, *self.aliases.get(one_id, []))
         )
+
+
+def held_answer(edge: RetrievedEdge, question: str, words: frozenset[str]) -> str | None:
+    """The end of a held fact that answers the question (``words``: its content words): the
+    one it does not name. "Scotland's Alex McLeish" names the holder "Alexander McLeish" of
+    the Scotland post by a word its end "Scotland" does not lend, so the fact answers
+    neither who nor which team (None); "Koch Industries" lends "Koch" to "Charles Koch"."""
+    asked = normalise_name(question)
+    ends = (edge.source, edge.target)
+    for name, other in (ends, ends[::-1]):
+        named = normalise_name(name) in asked
+        lent = content_word_set(name) & words - content_word_set(other)
+        if named or lent:
+            continue
+        return name
+    return None

@@ -47,6 +47,7 @@ from graphgate.query.answer_type import (
     names_other_kind,
 )
 from graphgate.query.base import RetrievalResult
+from graphgate.query.held import held_answer
 from graphgate.query.question import Question
 from graphgate.query.reader_choice import Reading, decide_yes_no, pick_option
 from graphgate.query.reader_evidence import (
@@ -264,14 +265,13 @@ class Reader:
         pool: list[Sentence],
         evidence: list[_Evidence],
     ) -> ShortAnswer:
-        asked = question.text.lower()
-        for edge in result.holders:
+        for edge in result.holders if question.time is not None else []:
             # Who held the post at the asked time (query/held.py) is read from dated facts,
             # surer than any sentence: the holder, or the post's organisation when the
             # question names the holder; cited by the sentence that states the term.
-            for name in (edge.source, edge.target):
-                if question.time is not None and normalise_name(name) not in normalise_name(asked):
-                    return ShortAnswer(name, holder_sentence(edge, ranked), 1.0, expected.kind)
+            name = held_answer(edge, question.text, question.words)
+            if name is not None:
+                return ShortAnswer(name, holder_sentence(edge, ranked), 1.0, expected.kind)
         candidates = self.candidates(question, expected, result, pool, evidence)
         letters = asks_abbreviation(question.text)
         if letters:  # a name answers by the letters the evidence gives it, or not at all

@@ -356,8 +356,14 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
     return out
 
 
+# The parser sometimes ends a name on a function word ("the Chicago Bulls of the NBA" as
+# "the Chicago Bulls of the"): no name ends so.
+_DANGLING = re.compile(r"(?:\s+(?:of|the|and|or|in|at|for|to|a|an|by|with))+$", re.IGNORECASE)
+
+
 def _entity_text(ent: Any) -> str:
-    return _POSSESSIVE.sub("", str(ent.text)).strip(" ,.;:'\"")
+    text = _POSSESSIVE.sub("", str(ent.text)).strip(" ,.;:'\"")
+    return _DANGLING.sub("", text) or text
 
 
 # A post's "of" phrase runs at most this far ("Chancellor of the University of Adelaide").
