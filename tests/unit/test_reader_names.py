@@ -234,3 +234,37 @@ def test_an_abbreviation_asked_is_answered_by_letters_or_not_at_all(
     letters: str | None,
 ) -> None:
     assert short_answer(reader_with({}), question, *evidence) == letters
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "answer"),
+    [
+        (
+            "Who did Ada Lund work for from 1965 to 1973?",
+            "Lund worked as a director for the Nordic Employers Association ( NEA ) from 1965 "
+            "to 1973 .",
+            "Nordic Employers Association (NEA)",
+        ),
+        (
+            "Which organisation employed Tom Reyes from 1990 to 1994?",
+            "From 1990 to 1994 Reyes was employed by the Western Rail Authority ( WRA ) as an "
+            "engineer .",
+            "Western Rail Authority (WRA)",
+        ),
+        (
+            "From 2001 to 2005, who did Ivo Brandt work for?",
+            "Between 2001 and 2005 , Brandt worked at the Central Statistics Office ( CSO ) in "
+            "Dublin .",
+            "Central Statistics Office (CSO)",
+        ),
+    ],
+)
+def test_letters_and_the_name_they_stand_for_are_one_answer(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+    question: str,
+    evidence: str,
+    answer: str,
+) -> None:
+    """The letters and the name its sentence defines them by are no rivals: the reader does
+    not abstain on their near tie, and answers the name with its letters."""
+    assert short_answer(reader_with({}), question, evidence) == answer

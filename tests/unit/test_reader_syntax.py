@@ -261,6 +261,31 @@ def test_the_name_of_a_thing_asks_for_that_thing(nlp: Any, question: str, head: 
 @pytest.mark.parametrize(
     ("question", "kind", "head"),
     [
+        # A month after "what" is the asked time, not the noun asked.
+        ("The Lund Rowing Club had been officially named what from Jul 1946 to 1948?",
+         "phrase", None),
+        ("The Vale Tramway was renamed what from Dec 1957 to Aug 1968?", "phrase", None),
+        # "X of what": X is asked; a possessor's name is not ("Ada Lund's title").
+        ("Tom Reyes enjoyed the rank of what in the army from 1968 to 1969?", "category",
+         "rank"),
+        ("What was the politician Ada Lund's title from Jun 1998 to Jul 2005?", "phrase",
+         "title"),
+        # A post or an office held is a common noun asked, as a job is.
+        ("Which post did Mara Quinn hold from 1983 to 1990?", "category", "post"),
+        ("What office did Ivo Brandt hold from 2001 to 2005?", "category", "office"),
+    ],
+)  # fmt: skip
+def test_the_noun_asked_is_neither_a_time_nor_a_possessor(
+    nlp: Any, question: str, kind: str, head: str | None
+) -> None:
+    read = read_question(question)
+    expected = expected_answer(read, read.parse(lambda: nlp))
+    assert (expected.kind, expected.head) == (kind, head)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "head"),
+    [
         ("Mara Quinn coaches at a college which also runs a campus in which Oregon city?",
          "place", "city"),
         ("The band which Ivo Brandt founded was signed by what record label?", "entity", "label"),

@@ -84,8 +84,8 @@ _ASKS_GROUP = re.compile(r"\b(in common|nationality|nationalities|origin|descent
 # What a thing is rather than which one: "what position did X play" (striker), "what type of
 # establishments" (sportsbooks). A common noun answers, not a name.
 _CATEGORY_HEADS = frozenset(
-    {"position", "profession", "occupation", "job", "role", "genre", "sport", "instrument",
-     "species", "breed", "discipline"}
+    {"position", "profession", "occupation", "job", "role", "post", "office", "rank", "genre",
+     "sport", "instrument", "species", "breed", "discipline"}
 )  # fmt: skip
 _KINDS = frozenset({"kind", "kinds", "type", "types", "sort", "sorts", "form", "forms"})
 _KIND_OF = re.compile(r"\b(?:what|which)\s+(?:type|kind|sort|form)s?\s+of\b", re.I)
@@ -214,11 +214,21 @@ def _head_noun(text: str, doc: Any | None) -> str | None:
         # "what kind of city", "which of the films", a parse gone wrong
         for token in doc[asking or 0 :]:
             if token.lower_ in {"which", "what"}:
+                owner = token.head.head if token.head.lower_ == "of" else None
+                if token.dep_ == "pobj" and owner is not None and owner.pos_ == "NOUN":
+                    return _kind_of(owner)  # "the rank of what in the army": a rank
                 nouns: list[str] = []
                 after = doc[token.i + 1 : token.i + 8]
                 if len(after) > 1 and after[0].lemma_ == "be" and after[1].pos_ == "DET":
                     after = after[2:]  # "what was the population of …": the noun it asks
                 for later in after:
+                    # "named what from Jul 1946": a time is no noun asked, nor what follows
+                    # another preposition than "of".
+                    if later.ent_type_ in DATES or (later.pos_ == "ADP" and later.lower_ != "of"):
+                        break
+                    if later.tag_ == "POS":  # "the politician Peter Beattie's title": title
+                        nouns = []
+                        continue
                     if later.pos_ in {"NOUN", "PROPN"} and later.lower_ not in {"kind", "type"}:
                         nouns.append(str(later.lemma_).lower())
                     elif later.pos_ not in {"ADJ", "ADP", "DET", "ADV"} or nouns:

@@ -56,24 +56,33 @@ from graphgate.query.reader_evidence import (
     PROPER_NAME,
     Sentence,
     abbreviates,
-    abbreviation_of,
     asks_abbreviation,
     context_share,
     defined_name,
     graph_vote,
     holder_sentence,
     lent_names,
+    lettered,
     linked_names,
     named_by,
     previous,
     related_names,
+    same_answer,
+    same_letters,
     second_hop,
     share_inside,
     shares_a_name,
     spans,
     unpossessed,
 )
-from graphgate.query.reader_features import WEIGHTS, Occurrence, bounds_met, nearness
+from graphgate.query.reader_features import (
+    WEIGHTS,
+    Occurrence,
+    bounds_met,
+    nearest_date,
+    nearness,
+)
+from graphgate.query.reader_posts import nested
 from graphgate.query.reader_rows import SAME_SPAN, row_span
 from graphgate.query.reader_succession import COMING, LEAVING, succession_role
 from graphgate.query.reader_syntax import (
@@ -275,7 +284,10 @@ class Reader:
         candidates = self.candidates(question, expected, result, pool, evidence)
         letters = asks_abbreviation(question.text)
         if letters:  # a name answers by the letters the evidence gives it, or not at all
-            candidates = _lettered(candidates, [s.text for s in ranked])
+            kept = lettered([c.text for c in candidates], [s.text for s in ranked])
+            for i, text in kept:
+                candidates[i].text = text
+            candidates = [candidates[i] for i, _ in kept]
         if not candidates:
             return ShortAnswer(None, None, 0.0, expected.kind)
         return self._decide(candidates, expected, expand=not letters)
@@ -378,11 +390,7 @@ class Reader:
                 near_q = min((abs(at - i) for i in asked_at), default=None)
                 near_d = min((abs(at - i) for i in dated_at), default=None)
                 # The date nearest the candidate says when its fact began.
-                begins, ends = min(
-                    dates,
-                    key=lambda d: min(abs(at - d[0]), abs(at - d[1])),
-                    default=(0, 0, (False, False)),
-                )[2]
+                begins, ends = nearest_date(doc, start, end, dates)
                 role = succession_role(doc, start, end)
                 in_row = row is not None and key == row.key
                 if in_row:  # the row's own span dates its name
@@ -451,19 +459,30 @@ class Reader:
             c.text
             for c in ranked_candidates
             if " " not in best.text
+            and expected.kind != "category"  # "General" is no "Lieutenant General"
             and c.text.endswith(" " + best.text)
             and len(c.text.split()) <= 3
         ]
         text = min(fuller, key=len) if fuller else best.text
         # "Governor" where its sentence says "Governor of South Australia": the post whole.
         posts = [
-            c.text for c in ranked_candidates if len(c.text) > len(best.text) and _nested(best, c)
+            c.text
+            for c in ranked_candidates
+            if len(c.text) > len(best.text)
+            and c.sentence.text == best.sentence.text
+            and nested(best.text, c.text)
         ]
         text = posts[0] if posts else text
-        # "NCW" where its sentence says "the Christian Employers Association ( NCW )".
-        defined = defined_name(text, best.sentence.text) if expand else None
+        # "NCW" where its sentence says "the Christian Employers Association ( NCW )", and the
+        # name there with its letters.
+        said = best.sentence.text
+        letters = [text, *(c.text for c in ranked_candidates if c.sentence.text == said)]
+        defined = next(
+            (t for t in letters if expand and same_letters(t, text, said, initials=t != text)),
+            None,
+        )
         if defined is not None:
-            text = f"{defined} ({text})"
+            text = f"{defined_name(defined, said)} ({defined})"
         return ShortAnswer(text, best.sentence, best.score, expected.kind)
 
     def _pairwise(self, embedder: Embedder | None, side: str, texts: list[str]) -> list[float]:
@@ -475,24 +494,6 @@ class Reader:
 
 
 def _nested(one: _Candidate, other: _Candidate) -> bool:
-    """One candidate is the other's post without its "of" phrase ("Governor", "Governor of
-    South Australia"), read from the same sentence."""
-    a, b = normalise_name(one.text), normalise_name(other.text)
-    return one.sentence.text == other.sentence.text and (
-        a.startswith(f"{b} of ") or b.startswith(f"{a} of ")
-    )
-
-
-def _lettered(candidates: list[_Candidate], texts: list[str]) -> list[_Candidate]:
-    """The candidates of a question asking for an abbreviation, each as the letters the
-    evidence gives it ("LXF" for "Linux Format", "Linux Format is commonly abbreviated to
-    LXF"), in their order; one without letters is dropped, and so is a repeat of letters."""
-    out: list[_Candidate] = []
-    seen: set[str] = set()
-    for candidate in candidates:
-        letters = abbreviation_of(candidate.text, texts)
-        if letters is not None and letters not in seen:
-            seen.add(letters)
-            candidate.text = letters
-            out.append(candidate)
-    return out
+    """The two are one answer read from one sentence (reader_evidence.same_answer)."""
+    said = one.sentence.text
+    return said == other.sentence.text and same_answer(one.text, other.text, said)

@@ -24,7 +24,8 @@ from graphgate.query.answer_type import (
 )
 from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.question import Question
-from graphgate.query.reader_syntax import TIMES, described_as
+from graphgate.query.reader_posts import TIMED_LABELS, Span, common_nouns, nested
+from graphgate.query.reader_syntax import POSSESSIVE, TIMES, as_written, described_as
 
 GRAPH_BONUS = 0.15
 # Multi-hop: how many of the best sentences give bridge names, and what naming one is worth.
@@ -38,14 +39,12 @@ _NAME_JOINERS = frozenset({"of", "the", "and", "&", "de", "la", "von", "van"})
 _JOINER = "|".join(re.escape(w) for w in sorted(_NAME_JOINERS))
 # "Consejo Mundial de Lucha Libre", "Emerson, Lake & Palmer"'s "Lake & Palmer".
 _CAPITALISED_RUN = re.compile(rf"[A-Z][\w'-]*(?:\s+(?:(?:{_JOINER})\s+)?[A-Z][\w'-]*)+")
-_TIMED = frozenset({"DATE", "TIME"})
 # Labels the small parser gives names of clubs and firms (a town's, a founder's).
 _MISTAKEN_FOR_ORG = frozenset({"PERSON", "GPE", "LOC", "FAC"})
 # A proper name the parser gave no entity label: a candidate of no preferred type.
 PROPER_NAME = "PROPER_NAME"
 # A name the sentence calls what the question asks for, whatever the parser's label: preferred.
 DESCRIBED = "DESCRIBED"
-_POSSESSIVE = re.compile(r"\s*'s$|\s*’s$")
 
 
 @dataclass(frozen=True)
@@ -179,6 +178,42 @@ _ASKS_ABBREVIATION = re.compile(r"\b(?:abbreviat\w*|acronyms?|initialism)\b", re
 _ASKS_EXPANSION = re.compile(r"\b(?:stands?|stood|short)\s+for\b|\bmean", re.IGNORECASE)
 
 
+def same_letters(letters: str, name: str, sentence: str, initials: bool = False) -> bool:
+    """The sentence defines ``letters`` by ``name`` ("NCW", "the Christian Employers
+    Association ( NCW )"), or ``letters`` is ``name`` and the sentence defines it.
+    ``initials``: the letters must also be the name's ("CSO", "Central Statistics Office"),
+    not a party's after a person ("Ada Lund ( FDP )")."""
+    defined = defined_name(letters, sentence)
+    if defined is None:
+        return False
+    if initials and "".join(w[0] for w in defined.split() if w[0].isupper()) != letters:
+        return False
+    return normalise_name(name) in {normalise_name(defined), normalise_name(letters)}
+
+
+def same_answer(one: str, other: str, sentence: str) -> bool:
+    """Two candidates of one sentence that are one answer: a post and the post with its "of"
+    phrase ("Governor", "Governor of South Australia"), letters and the name the sentence
+    defines them by ("NCW", "the Christian Employers Association ( NCW )")."""
+    return nested(one, other) or any(
+        same_letters(a, b, sentence) for a, b in ((one, other), (other, one))
+    )
+
+
+def lettered(candidates: list[str], evidence: list[str]) -> list[tuple[int, str]]:
+    """For a question asking for an abbreviation: each candidate (by index, in order) as the
+    letters the evidence gives it ("LXF" for "Linux Format", "Linux Format is commonly
+    abbreviated to LXF"); one without letters is dropped, and so is a repeat of letters."""
+    out: list[tuple[int, str]] = []
+    seen: set[str] = set()
+    for i, candidate in enumerate(candidates):
+        letters = abbreviation_of(candidate, evidence)
+        if letters is not None and letters not in seen:
+            seen.add(letters)
+            out.append((i, letters))
+    return out
+
+
 def asks_abbreviation(question: str) -> bool:
     """The question asks for letters: "What is the abbreviation of …", "… this acronym"; not
     "What does the abbreviation NFB stand for?", which gives them."""
@@ -278,7 +313,6 @@ def compared_value(text: str, by: str | None) -> float | None:
 
 # A candidate in a parsed sentence: its text, entity label, the token it stands at (its root,
 # for a noun phrase) and the tokens it spans (start, end).
-Span = tuple[str, str, int, int, int]
 
 
 def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
@@ -293,26 +327,7 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
             text = years[0] if years else text
         out.append((text, str(ent.label_), int(ent.start), int(ent.start), int(ent.end)))
     if expected.kind == "category":  # a common noun: "a striker", "sportsbooks"
-        named = {i for e in doc.ents for i in range(e.start, e.end)}
-        for chunk in doc.noun_chunks:
-            words = [t for t in chunk if t.pos_ not in {"DET", "PRON"}]
-            common = chunk.root.pos_ == "NOUN" or (
-                chunk.root.pos_ == "PROPN" and chunk.root.i not in named
-            )
-            if words and common and not any(t.i in named for t in words):
-                at = int(chunk.root.i)
-                out.append((_as_written(doc, words), NOUN_PHRASE, at, words[0].i, words[-1].i + 1))
-                titled = _of_what(doc, chunk.root)
-                if titled is not None:  # "Governor of South Australia", also as the noun alone
-                    out.append(
-                        (
-                            _as_written(doc, [words[0], titled]),
-                            NOUN_PHRASE,
-                            at,
-                            words[0].i,
-                            titled.i + 1,
-                        )
-                    )
+        out += common_nouns(doc, expected)
     if expected.kind == "phrase":
         for chunk in doc.noun_chunks:
             if chunk.root.pos_ in {"PRON", "NUM"}:
@@ -320,7 +335,7 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
             words = [t for t in chunk if t.pos_ != "DET"]
             if words:
                 at = int(chunk.root.i)
-                out.append((_as_written(doc, words), NOUN_PHRASE, at, words[0].i, words[-1].i + 1))
+                out.append((as_written(doc, words), NOUN_PHRASE, at, words[0].i, words[-1].i + 1))
     if expected.kind == "entity" and expected.preferred & ORGS:
         out += _names_mistaken_for_others(doc, expected)
     if expected.kind in {"entity", "phrase"} and expected.head:
@@ -340,7 +355,7 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
             if described_as(doc, start, end, expected.head, modifier=False)
         ]
     if expected.labels == NUMBERS and not out:  # a number the parser left unlabelled
-        dated = {i for e in doc.ents if e.label_ in _TIMED for i in range(e.start, e.end)}
+        dated = {i for e in doc.ents if e.label_ in TIMED_LABELS for i in range(e.start, e.end)}
         dated |= {t.i + d for t in doc if is_month(t.text) for d in (-1, 1)}
         out += [
             (t.text, "CARDINAL", int(t.i), int(t.i), int(t.i) + 1)
@@ -362,36 +377,8 @@ _DANGLING = re.compile(r"(?:\s+(?:of|the|and|or|in|at|for|to|a|an|by|with))+$", 
 
 
 def _entity_text(ent: Any) -> str:
-    text = _POSSESSIVE.sub("", str(ent.text)).strip(" ,.;:'\"")
+    text = POSSESSIVE.sub("", str(ent.text)).strip(" ,.;:'\"")
     return _DANGLING.sub("", text) or text
-
-
-# A post's "of" phrase runs at most this far ("Chancellor of the University of Adelaide").
-_OF_WORDS = 8
-
-
-def _of_what(doc: Any, noun: Any) -> Any:
-    """The last token of the "of" phrase right after a common noun, or None: a phrase of its
-    own words only, no date, no comma, no clause. Asked for a job, a role or a position, the
-    noun is a post ("Governor of South Australia", "commander of the colonial forces"); any
-    other noun gets its phrase too ("aftermath of Hamas"), a candidate no better than before."""
-    after = noun.i + 1
-    if after >= len(doc) or doc[after].lower_ != "of" or doc[after].head.i != noun.i:
-        return None
-    span = list(doc[after].subtree)
-    if not span or span[0].i != after or len(span) > _OF_WORDS:
-        return None
-    if any(t.is_punct or t.pos_ in {"VERB", "AUX", "PRON", "NUM"} for t in span[1:]):
-        return None
-    if any(e.label_ in _TIMED and e.start <= span[-1].i and e.end > after for e in doc.ents):
-        return None
-    return span[-1]
-
-
-def _as_written(doc: Any, tokens: list[Any]) -> str:
-    """Tokens as the sentence writes them ("Scrooge's countenance", not token by token)."""
-    said = str(doc.text)[tokens[0].idx : tokens[-1].idx + len(tokens[-1].text)]
-    return _POSSESSIVE.sub("", " ".join(said.split()))
 
 
 def _names_mistaken_for_others(doc: Any, expected: ExpectedAnswer) -> list[Span]:
@@ -428,7 +415,7 @@ def _unlabelled_names(doc: Any, by_case: bool = True) -> list[tuple[str, int, in
             and all(n or t.lower_ in _NAME_JOINERS for n, t in zip(named, words, strict=True))
             and not any(words[0].i <= i <= words[-1].i for i in taken)
         ):
-            out.append((_as_written(doc, words), int(chunk.root.i), words[0].i, words[-1].i + 1))
+            out.append((as_written(doc, words), int(chunk.root.i), words[0].i, words[-1].i + 1))
     return out
 
 

@@ -17,7 +17,9 @@ on HotpotQA and MultiHop-RAG, fitted on a mix they lost on the mix's other halve
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from graphgate.core.dates import TimeSpan, spans_in
 
@@ -109,3 +111,30 @@ def bounds_met(text: str, asked: TimeSpan | None) -> tuple[bool, bool]:
         return False, False
     begun = {span.start.year for span in spans_in(text) if span.start is not None}
     return first in begun, last in begun
+
+
+# A clause break between a candidate and a date counts as this many tokens more: in "Governor
+# of X from 1991 to 1996 , Chancellor of Y from 1983 to 1990" each post's date is its own.
+_CLAUSE_BREAK = 3
+
+
+def nearest_date(
+    doc: Any, start: int, end: int, dates: Sequence[tuple[int, int, tuple[bool, bool]]]
+) -> tuple[bool, bool]:
+    """``bounds_met`` of the date (first and last token, flags) nearest the candidate's
+    tokens [start, end), a comma or semicolon between them counting as a few tokens more."""
+    if not dates:
+        return False, False
+
+    def gap(date: tuple[int, int, tuple[bool, bool]]) -> int:
+        first, last = date[0], date[1]
+        if first >= end:
+            between = range(end, first)
+        elif last < start:
+            between = range(last + 1, start)
+        else:
+            return 0
+        breaks = sum(doc[i].text in {",", ";"} for i in between)
+        return len(between) + _CLAUSE_BREAK * breaks
+
+    return min(dates, key=gap)[2]

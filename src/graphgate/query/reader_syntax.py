@@ -175,6 +175,9 @@ def asked_by(doc: Any, start: int, end: int, asked: frozenset[str]) -> bool:
 
 
 _AGAINST = frozenset({"against", "versus", "vs", "vs."})
+_MATCHES = frozenset(
+    {"draw", "match", "game", "tie", "win", "victory", "defeat", "loss", "clash", "fixture"}
+)
 # A question after an opponent: "Who did X play against", "which rival", "beat whom".
 _ASKS_OPPONENT = re.compile(
     r"\b(against|versus|vs\.?|opponents?|rivals?|beat|beaten|defeat\w*|faced?|lost to)\b", re.I
@@ -187,7 +190,14 @@ def opposed(doc: Any, start: int, end: int) -> bool:
     if end <= start:
         return False
     root = doc[start:end].root
-    return root.dep_ == "pobj" and root.head.lower_ in _AGAINST
+    if root.dep_ != "pobj":
+        return False
+    # "a 2–2 draw with Ajax", "a victory over Ajax": the match's other side.
+    match = root.head.head
+    met = root.head.lower_ in {"with", "over"} and (
+        match.pos_ == "NOUN" and match.lemma_.lower() in _MATCHES
+    )
+    return root.head.lower_ in _AGAINST or met
 
 
 def asks_opponent(question: str) -> bool:
@@ -256,3 +266,12 @@ def states_any(words: frozenset[str], text: str) -> bool:
     """Whether the text holds one of the words, meeting by their stem ("ill", "illness")."""
     stems = {stem(w) for w in content_word_set(text)}
     return any(stem(w) in stems for w in words)
+
+
+POSSESSIVE = re.compile(r"\s*'s$|\s*’s$")
+
+
+def as_written(doc: Any, tokens: list[Any]) -> str:
+    """Tokens as the sentence writes them ("Scrooge's countenance", not token by token)."""
+    said = str(doc.text)[tokens[0].idx : tokens[-1].idx + len(tokens[-1].text)]
+    return POSSESSIVE.sub("", " ".join(said.split()))
