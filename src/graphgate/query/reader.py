@@ -79,6 +79,7 @@ from graphgate.query.reader_features import (
     WEIGHTS,
     Occurrence,
     bounds_met,
+    dated_ends,
     nearest_date,
     nearness,
 )
@@ -359,11 +360,7 @@ class Reader:
                     if e.label_ in DATES and sentence_fit(e.text, question.time)[0] == FITS
                     for i in (e.start, e.end - 1)
                 ]
-                dates = [
-                    (e.start, e.end - 1, bounds_met(e.text, question.time))
-                    for e in doc.ents
-                    if e.label_ in DATES
-                ]
+                dates = dated_ends(doc, question.time)
             for written, label, at, start, end in found_spans:
                 text = unpossessed(written, doc, end, evidence_text)
                 key = normalise_name(text)

@@ -113,6 +113,16 @@ def bounds_met(text: str, asked: TimeSpan | None) -> tuple[bool, bool]:
     return first in begun, last in begun
 
 
+def dated_ends(doc: Any, asked: TimeSpan) -> list[tuple[int, int, tuple[bool, bool]]]:
+    """The sentence's dates (first and last token) with ``bounds_met`` of each; a duration the
+    parser labels a date ("after 15 years") states no time and is none."""
+    return [
+        (e.start, e.end - 1, bounds_met(e.text, asked))
+        for e in doc.ents
+        if e.label_ == "DATE" and spans_in(e.text)
+    ]
+
+
 # A clause break between a candidate and a date counts as this many tokens more: in "Governor
 # of X from 1991 to 1996 , Chancellor of Y from 1983 to 1990" each post's date is its own.
 _CLAUSE_BREAK = 3

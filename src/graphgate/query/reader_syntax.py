@@ -192,9 +192,9 @@ def opposed(doc: Any, start: int, end: int) -> bool:
     root = doc[start:end].root
     if root.dep_ != "pobj":
         return False
-    # "a 2–2 draw with Ajax", "a victory over Ajax": the match's other side.
+    # "a 2–2 draw with Ajax", "a victory over Ajax", "a 0–1 loss to Ajax": the other side.
     match = root.head.head
-    met = root.head.lower_ in {"with", "over"} and (
+    met = root.head.lower_ in {"with", "over", "to"} and (
         match.pos_ == "NOUN" and match.lemma_.lower() in _MATCHES
     )
     return root.head.lower_ in _AGAINST or met
