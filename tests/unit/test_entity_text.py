@@ -22,6 +22,7 @@ TEAM = ExpectedAnswer("entity", frozenset({"ORG"}), "team", frozenset({"ORG"}))
         ("He left Real Madrid for Sevilla in 2013 .", 2, 5, "Real Madrid"),
         ("The Bank of England raised rates .", 0, 4, "The Bank of England"),  # "of" inside
         ("They signed for Hibernian in 1998 .", 3, 4, "Hibernian"),  # nothing to cut
+        ("They were promoted to Serie A in 2010 .", 4, 6, "Serie A"),  # a letter, no article
     ],
 )
 def test_a_name_does_not_end_on_a_function_word(

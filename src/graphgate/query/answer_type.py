@@ -222,9 +222,9 @@ def _head_noun(text: str, doc: Any | None) -> str | None:
                 if len(after) > 1 and after[0].lemma_ == "be" and after[1].pos_ == "DET":
                     after = after[2:]  # "what was the population of …": the noun it asks
                 for later in after:
-                    # "named what from Jul 1946": a time is no noun asked, nor what follows
-                    # another preposition than "of".
-                    if later.ent_type_ in DATES or (later.pos_ == "ADP" and later.lower_ != "of"):
+                    # "named what from Jul 1946": what follows another preposition than "of"
+                    # ("which of the films", "which among the bands") is no noun asked.
+                    if later.pos_ == "ADP" and later.lower_ not in {"of", "among"}:
                         break
                     if later.tag_ == "POS":  # "the politician Peter Beattie's title": title
                         nouns = []

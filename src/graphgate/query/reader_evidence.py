@@ -311,10 +311,6 @@ def compared_value(text: str, by: str | None) -> float | None:
     return None
 
 
-# A candidate in a parsed sentence: its text, entity label, the token it stands at (its root,
-# for a noun phrase) and the tokens it spans (start, end).
-
-
 def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
     """Candidate answers in one parsed sentence, of the expected kind."""
     out: list[Span] = []
@@ -373,7 +369,7 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
 
 # The parser sometimes ends a name on a function word ("the Chicago Bulls of the NBA" as
 # "the Chicago Bulls of the"): no name ends so.
-_DANGLING = re.compile(r"(?:\s+(?:of|the|and|or|in|at|for|to|a|an|by|with))+$", re.IGNORECASE)
+_DANGLING = re.compile(r"(?:\s+(?:of|the|and|or|in|at|for|to|a|an|by|with))+$")  # not "Serie A"
 
 
 def _entity_text(ent: Any) -> str:

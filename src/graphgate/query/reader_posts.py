@@ -11,7 +11,9 @@ from graphgate.query.answer_type import NOUN_PHRASE, ExpectedAnswer
 from graphgate.query.reader_syntax import as_written
 
 TIMED_LABELS = frozenset({"DATE", "TIME"})
-Span = tuple[str, str, int, int, int]  # text, label, anchor token, start, end
+# A candidate in a parsed sentence: its text, entity label, the token it stands at (its root,
+# for a noun phrase) and the tokens it spans (start, end).
+Span = tuple[str, str, int, int, int]
 
 
 def common_nouns(doc: Any, expected: ExpectedAnswer) -> list[Span]:
