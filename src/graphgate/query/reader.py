@@ -473,9 +473,9 @@ class Reader:
         # "NCW" where its sentence says "the Christian Employers Association ( NCW )", and the
         # name there with its letters.
         said = best.sentence.text
-        letters = [text, *(c.text for c in ranked_candidates if c.sentence.text == said)]
+        beside = [text, *(c.text for c in ranked_candidates if c.sentence.text == said)]
         defined = next(
-            (t for t in letters if expand and same_letters(t, text, said, initials=t != text)),
+            (t for t in beside if expand and same_letters(t, text, said, initials=t != text)),
             None,
         )
         if defined is not None:

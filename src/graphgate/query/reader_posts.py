@@ -23,7 +23,7 @@ def common_nouns(doc: Any, expected: ExpectedAnswer) -> list[Span]:
     named = {i for e in doc.ents for i in range(e.start, e.end)}
     chunked = {i for c in doc.noun_chunks for i in range(c.start, c.end)}
     nouns = [
-        (int(chunk.root.i), words)
+        (int(chunk.root.i), words, False)
         for chunk in doc.noun_chunks
         for words in [[t for t in chunk if t.pos_ not in {"DET", "PRON"}]]
         if words
@@ -34,13 +34,14 @@ def common_nouns(doc: Any, expected: ExpectedAnswer) -> list[Span]:
     ]
     # A post the parse left out of every noun chunk (", Chancellor of the University of
     # Adelaide from 1983 to 1990" after another post): with its "of" phrase, a chunk too.
+    taken = named | chunked
     nouns += [
-        (int(t.i), [t])
-        for t in doc
-        if t.pos_ in {"NOUN", "PROPN"} and t.i not in named | chunked and of_what(doc, t)
+        (int(t.i), [t], True) for t in doc if t.pos_ in {"NOUN", "PROPN"} and t.i not in taken
     ]
-    for at, words in sorted(nouns, key=lambda n: n[1][0].i):
+    for at, words, loose in sorted(nouns, key=lambda n: n[1][0].i):
         titled = of_what(doc, doc[at])
+        if loose and titled is None:
+            continue
         # The noun alone spans its "of" phrase too: the date after the phrase dates it.
         last = titled.i if titled is not None else words[-1].i
         out.append((as_written(doc, words), NOUN_PHRASE, at, words[0].i, last + 1))
