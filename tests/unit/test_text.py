@@ -32,7 +32,8 @@ def test_sentence_spans_are_exact() -> None:
         "\n* 1844 : Ann Lee\nThe clerk was paid by the\nweek, and poorly.\n\nAnd then"
     )
     spans = list(sentence_spans(text))
-    # A paragraph's last line and a list item's line end a sentence even without an end mark.
+    # A paragraph's last line and a list item's line end a sentence even without an end mark;
+    # a hard-wrapped sentence runs on over its line break.
     assert [text[a:b] for a, b in spans] == [
         "Scrooge counts money.",
         "Bob works!",
@@ -40,8 +41,48 @@ def test_sentence_spans_are_exact() -> None:
         "Clerks",
         "- 1843-1844 : Bob Cratchit",
         "* 1844 : Ann Lee",
-        "week, and poorly.",
+        "The clerk was paid by the\nweek, and poorly.",
         "And then",
+    ]
+
+
+# Prose wrapped at a fixed width by three tools' rules: the sentences are the same however the
+# lines fall, a capital or a quote opening the next line included.
+_PROSE = (
+    "Old Marley was as dead as a door-nail. Scrooge never painted out Old Marley's name. "
+    "There it stood, years afterwards, above the warehouse door: Scrooge and Marley. "
+    "'Bah!' said Scrooge, 'Humbug!' The firm was known as Scrooge and Marley, and Mrs. "
+    'Cratchit said so to Tim Cratchit ("Tiny Tim"), a cripple, who bore a little crutch.'
+)
+
+
+@pytest.mark.parametrize("width", [38, 55, 70, 79])
+def test_a_hard_wrapped_sentence_is_one_sentence(width: int) -> None:
+    import textwrap
+
+    wrapped = textwrap.fill(_PROSE, width)
+    assert "\n" in wrapped
+    found = [" ".join(wrapped[a:b].split()) for a, b in sentence_spans(wrapped)]
+    assert found == [" ".join(wrapped[a:b].split()) for a, b in sentence_spans(_PROSE)]
+    assert found[-1].startswith("The firm was known as Scrooge and Marley, and Mrs. Cratchit")
+    assert len(found) == 5
+
+
+def test_a_short_line_ends_its_sentence() -> None:
+    """A heading, a verse or an address line stops short of the paragraph's width: it is a
+    sentence of its own, unless a lower-case word carries it on."""
+    text = (
+        "STAVE ONE\nMarley was dead, to begin with; there is no doubt whatever about\n"
+        "that, for the register of his burial was signed by the clergyman\n"
+        "and the clerk.\nBob Cratchit\n12 Camden Town\nGod bless us,\nevery one"
+    )
+    assert [" ".join(text[a:b].split()) for a, b in sentence_spans(text)] == [
+        "STAVE ONE",
+        "Marley was dead, to begin with; there is no doubt whatever about that, for the "
+        "register of his burial was signed by the clergyman and the clerk.",
+        "Bob Cratchit",
+        "12 Camden Town",
+        "God bless us, every one",
     ]
 
 

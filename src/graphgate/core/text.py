@@ -9,6 +9,7 @@ when a question names it.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 import unicodedata
@@ -180,21 +181,40 @@ def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
     A sentence ends at . ! ? (with its closing quotes) before the next sentence's word, at a
     paragraph's end, or at the end of a list item's line ("- 1994-1997 : Ann Lee"); a period
     of a number, an abbreviation or an initial ends none (:func:`_ends_sentence`). A
-    hard-wrapped sentence is still cut at its line breaks, its last line kept: joining the
-    lines turned two of the demo's abstentions into wrong answers (README, issue 32), so
-    that change waits for its own measurement."""
+    hard-wrapped sentence runs on over its line breaks (:func:`_wrapped`); a line that stops
+    short of its paragraph's width (a heading, a verse, an address) ends one."""
     for begin, end in _blocks(text):
         marks = _END_MARK.finditer(text, begin, end)
-        cuts = [(m.end(), True) for m in marks if _ends_sentence(text, m, begin, end)]
-        wraps = [(i, False) for i in range(begin, end) if text[i] == "\n"]
+        cuts = [m.end() for m in marks if _ends_sentence(text, m, begin, end)]
+        cuts += _line_ends(text, begin, end)
         start = begin
-        for cut, ended in sorted([*cuts, *wraps, (end, True)], key=lambda c: (c[0], not c[1])):
+        for cut in sorted({*cuts, end}):
             raw = text[start:cut]
             body = raw.strip()
-            if body and ended:
+            if body:
                 first = start + len(raw) - len(raw.lstrip())
                 yield first, first + len(body)
             start = cut
+
+
+# A line at least this share of its paragraph's longest line was wrapped, not ended.
+_WRAP_SHARE = 0.6
+
+
+def _line_ends(text: str, begin: int, end: int) -> list[int]:
+    """The line breaks of a paragraph that end a sentence without an end mark: after a line
+    that stops short of the paragraph's width, unless a lower-case word continues it."""
+    lines = text[begin:end].split("\n")
+    width = max(len(line.rstrip()) for line in lines)
+    out = []
+    offset = begin
+    for line, following in itertools.pairwise(lines):
+        offset += len(line)
+        wrapped = len(line.rstrip()) >= _WRAP_SHARE * width
+        if not wrapped and not following.lstrip()[:1].islower():
+            out.append(offset)
+        offset += 1
+    return out
 
 
 def first_sentence(text: str) -> str:

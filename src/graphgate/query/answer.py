@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from graphgate.core.dates import TimeSpan
-from graphgate.core.text import content_word_set, sentence_spans
+from graphgate.core.text import content_word_set, sentence_spans, squash
 from graphgate.core.types import COOCCURS
 from graphgate.query.base import Answer, Citation, RetrievalResult, Turn
 from graphgate.query.question import plain_question
@@ -143,12 +143,13 @@ class ExtractiveAnswerer:
         for s in shown:
             if (s.doc_id, s.start) in quoted:
                 continue
+            # A hard-wrapped sentence is shown on one line; its citation keeps the exact span.
             if (s.doc_id, s.start) == evidence:
-                lines.append(f"{s.text} [1]")
+                lines.append(f"{squash(s.text)} [1]")
                 continue
             marker = len(citations) + 1
             citations.append(Citation(marker, s.chunk_id, s.doc_id, s.start, s.end, s.text))
-            lines.append(f"{s.text} [{marker}]")
+            lines.append(f"{squash(s.text)} [{marker}]")
         # Co-occurrence says two names met, not what holds between them: only parsed facts speak.
         facts = [e for e in result.edges if e.predicate != COOCCURS][:3]
         for edge in facts:
