@@ -16,12 +16,8 @@ import pytest
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.answer_type import expected_answer
 from graphgate.query.question import read_question
-from graphgate.query.reader_evidence import (
-    abbreviation_of,
-    asks_abbreviation,
-    lent_names,
-    shares_a_name,
-)
+from graphgate.query.reader_evidence import abbreviation_of, asks_abbreviation
+from graphgate.query.reader_names import lent_names, nickname_of, shares_a_name
 from tests.unit.conftest import short_answer
 
 
@@ -42,6 +38,10 @@ from tests.unit.conftest import short_answer
         ("Ada of the Lake", "Which film of The Lake Trilogy won an award?", True),
         ("Ada of The North", "Which film of The Award series won in 2001?", False),
         ("Bo Vik", "Who directed the film shot in Leland?", False),
+        # A possessive lends the name it is written on.
+        ("Tim Cratchit", "Who is Bob Cratchit's employer?", True),
+        ("Lena Osei", "What was Kofi Osei’s first club?", True),
+        ("Ines Kade", "Who was Mira Kade's coach in 2004?", True),
     ],
 )  # fmt: skip
 def test_a_candidate_sharing_a_name_of_the_question(
@@ -94,6 +94,43 @@ def test_a_namesake_of_the_question_is_not_its_answer(
 ) -> None:
     short = short_answer(reader_with({}), question, *evidence)
     assert short != namesake and short in {answer, None}, short
+
+
+@pytest.mark.parametrize(
+    ("sentence", "nickname", "name"),
+    [
+        ('Tim Cratchit ("Tiny Tim"), a cripple, youngest son of Bob Cratchit.', "Tiny Tim",
+         "Tim Cratchit"),
+        ("Earvin “Magic” Johnson Jr. joined the team in 1979.", "Magic", "Earvin Johnson"),
+        ("The band's drummer, Robert 'Bobby' Vale, left in 1990.", "Bobby", "Robert Vale"),
+        ("Harriet Osei (\"Hattie\") ran the firm.", "Hattie", "Harriet Osei"),
+        ('Tim Cratchit ("Tiny Tim"), a cripple.', "Tim Cratchit", None),  # the name is no nickname
+        ("He said 'Tiny' to Tim Lund.", "Tiny", None),  # a quoted word beside no name
+    ],
+)  # fmt: skip
+def test_a_nickname_is_read_with_the_name_it_stands_beside(
+    sentence: str, nickname: str, name: str | None
+) -> None:
+    assert nickname_of(nickname, sentence) == name
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Who is Bob Lund's employer?", "Who does Bob Lund work for?", "Whom did Bob Lund serve?"],
+)
+@pytest.mark.parametrize(
+    "evidence",
+    [
+        'Tim Lund ("Tiny Tim"), a cripple, youngest son of Bob Lund, a clerk.',
+        'The clerk Bob Lund loved Tim Lund ("Tiny Tim"), his youngest son, above all.',
+    ],
+)
+def test_a_nickname_of_a_namesake_is_not_the_answer(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str, evidence: str
+) -> None:
+    """The son, called by a nickname whose full name shares the question's surname, is kin
+    of the man asked about, not his employer: with no other name, no answer."""
+    assert short_answer(reader_with({}), question, evidence) is None
 
 
 def test_a_relative_sharing_the_name_asked_answers(

@@ -13,18 +13,16 @@ A candidate the question names itself (or by its initials), or whose name declar
 kind than the one asked ("Southern League" for "which team"), is never its answer, and a word
 of the question the sentence holds only inside the candidate's own name is no support for it,
 and in a "which of the X children" question the group's words say who may answer, not what
-is asked of them (a sentence holding none of the other words is no evidence). A person sharing
-a name the question gives ("Max Ramsay" for "Kate Ramsay … created by whom?") is a namesake or
-kin of what it names, an answer only where a relative is asked.
+is asked of them (a sentence holding none of the other words is no evidence); a phrase a verb
+asks for ("What does the Ghost warn Scrooge about?") is read only where a sentence states the
+verb. A person sharing a name the question gives is kin or a namesake (query/reader_names.py).
 A question that asks over a period ("from 2005 to 2006") reads only the sentences that date
 a time inside it (and list rows dated in it): a page's undated present is no evidence of it.
 Options and yes/no are chosen, not found (query/reader_choice.py).
 Below ``min_support``, or with a rival candidate within ``min_margin`` of the best, the reader
 abstains (a guess stated as an answer is worse than none); a row whose span is the asked one
-is support enough. An abbreviation its sentence defines ("the Christian Employers Association
-( NCW )") is answered with the name it stands for; a question asking for an abbreviation is
-answered by the letters the evidence gives a name ("Linux Format is commonly abbreviated to
-LXF"), or not at all.
+is support enough. Letters are answered with the name they stand for, and a question asking
+for letters by those the evidence gives a name, or not at all (query/reader_evidence.py).
 """
 
 from __future__ import annotations
@@ -61,7 +59,6 @@ from graphgate.query.reader_evidence import (
     defined_name,
     graph_vote,
     holder_sentence,
-    lent_names,
     lettered,
     linked_names,
     named_by,
@@ -71,7 +68,6 @@ from graphgate.query.reader_evidence import (
     same_letters,
     second_hop,
     share_inside,
-    shares_a_name,
     spans,
     unpossessed,
 )
@@ -83,6 +79,7 @@ from graphgate.query.reader_features import (
     nearest_date,
     nearness,
 )
+from graphgate.query.reader_names import lent_names, lent_to
 from graphgate.query.reader_posts import nested
 from graphgate.query.reader_rows import SAME_SPAN, row_span
 from graphgate.query.reader_succession import COMING, LEAVING, succession_role
@@ -96,6 +93,8 @@ from graphgate.query.reader_syntax import (
     opposed,
     prominence,
     states_any,
+    states_verb,
+    verb_asked,
     wh_governors,
 )
 from graphgate.query.temporal import CONTRADICTS, FITS, sentence_fit
@@ -328,6 +327,11 @@ class Reader:
         }
         asked_bound = asked_end(question.text)
         asking = wh_governors(question.parse(self._pipeline), question.words)
+        # A sentence not stating the verb asked ("warned", "a warning") tells of something
+        # else done; a typed noun ("what famous work"), a name's kind, a date or a number is
+        # checked by its type instead.
+        verbs = verb_asked(question.parse(self._pipeline), question.words)
+        verbs = verbs if expected.kind == "phrase" and not expected.head else frozenset()
         # "Which team was X part of from 2005 to 2006?" asks what held over a period: a
         # sentence stating no time inside it ("X is a footballer who plays for Y", the page's
         # present) says nothing of that period. A single date ("the film shot in 1986")
@@ -348,6 +352,8 @@ class Reader:
                 continue
             if asked_of and not states_any(asked_of, sentence.text):
                 continue
+            if verbs and not states_verb(doc, verbs):
+                continue
             asked_at = [
                 t.i for t in doc if t.lower_ in question.words or t.lemma_ in question.words
             ]
@@ -362,7 +368,7 @@ class Reader:
                 ]
                 dates = dated_ends(doc, question.time)
             for written, label, at, start, end in found_spans:
-                text = unpossessed(written, doc, end, evidence_text)
+                text = " ".join(unpossessed(written, doc, end, evidence_text).split())
                 key = normalise_name(text)
                 words = content_word_set(text)
                 if (
@@ -376,7 +382,7 @@ class Reader:
                     # A person the parser named, asked for a team: one sharing the question's
                     # names ("Salvinu Schembri" for "André Schembri's team") is kin, no team.
                     or (label == PROPER_NAME and bool(words & question.words))
-                    or (label in PEOPLE and shares_a_name(text, lent))
+                    or lent_to(text, sentence.text, lent, person=label in PEOPLE)
                     or (not opponent_asked and opposed(doc, start, end))  # "against Everton"
                 ):
                     continue  # the question names it: not its answer
@@ -448,7 +454,15 @@ class Reader:
             return ShortAnswer(None, None, best.relevance, expected.kind)
         # A rival read almost as well: either would be a guess. The best's post without its
         # "of" phrase ("Governor" of "Governor of South Australia") is the same answer.
-        rival = next((c for c in ranked_candidates[1:] if not _nested(best, c)), None)
+        said = best.sentence.text
+        rival = next(
+            (
+                c
+                for c in ranked_candidates[1:]
+                if not (c.sentence.text == said and same_answer(best.text, c.text, said))
+            ),
+            None,
+        )
         if rival is not None and self._total(best) - self._total(rival) < self.min_margin:
             return ShortAnswer(None, None, best.relevance, expected.kind)
         # "Bankman-Fried" said where "Sam Bankman-Fried" is too: the fuller name answers.
@@ -472,7 +486,6 @@ class Reader:
         text = posts[0] if posts else text
         # "NCW" where its sentence says "the Christian Employers Association ( NCW )", and the
         # name there with its letters.
-        said = best.sentence.text
         beside = [text, *(c.text for c in ranked_candidates if c.sentence.text == said)]
         defined = next(
             (t for t in beside if expand and same_letters(t, text, said, initials=t != text)),
@@ -488,9 +501,3 @@ class Reader:
             return []
         vectors = self._embed(embedder, [side, *texts])
         return [float(np.dot(vectors[0], v)) for v in vectors[1:]]
-
-
-def _nested(one: _Candidate, other: _Candidate) -> bool:
-    """The two are one answer read from one sentence (reader_evidence.same_answer)."""
-    said = one.sentence.text
-    return said == other.sentence.text and same_answer(one.text, other.text, said)

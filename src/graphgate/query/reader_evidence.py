@@ -35,8 +35,8 @@ _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _INITIALS = re.compile(r"[A-Z]{3,6}")
 _ABBREVIATION = re.compile(r"[A-Z][A-Z&]{1,7}")
-_NAME_JOINERS = frozenset({"of", "the", "and", "&", "de", "la", "von", "van"})
-_JOINER = "|".join(re.escape(w) for w in sorted(_NAME_JOINERS))
+NAME_JOINERS = frozenset({"of", "the", "and", "&", "de", "la", "von", "van"})
+_JOINER = "|".join(re.escape(w) for w in sorted(NAME_JOINERS))
 # "Consejo Mundial de Lucha Libre", "Emerson, Lake & Palmer"'s "Lake & Palmer".
 _CAPITALISED_RUN = re.compile(rf"[A-Z][\w'-]*(?:\s+(?:(?:{_JOINER})\s+)?[A-Z][\w'-]*)+")
 # Labels the small parser gives names of clubs and firms (a town's, a founder's).
@@ -116,35 +116,6 @@ def named_by(words: set[str], asked: frozenset[str]) -> bool:
     return bool(words) and len(words & asked) >= max(1, 2 * len(words) / 3)
 
 
-# Words that ask after a relative: an answer sharing a name of the question is then expected
-# ("Hank Williams Jr." for "Audrey Williams' son", "Tim Cratchit" for "the Cratchit children").
-_KIN = re.compile(
-    r"\b(?:sons?|daughters?|fathers?|mothers?|parents?|wife|wives|husbands?|brothers?|"
-    r"sisters?|siblings?|child|children|family|families|married|marry|spouses?|widow(?:er)?|"
-    r"uncles?|aunts?|nephews?|nieces?|cousins?|grand\w+|kin|kinsman|heirs?|descendants?)\b",
-    re.IGNORECASE,
-)
-_WORD = re.compile(r"[^\W\d_][\w'-]*")
-
-
-def lent_names(question: str) -> frozenset[str]:
-    """The capitalised words a question gives (not its first word, which is capitalised
-    anyway, nor a joiner such as "The"), lower-cased; none where it asks after a relative,
-    whose answer is expected to share them."""
-    if _KIN.search(question):
-        return frozenset()
-    names = frozenset(w.lower() for w in _WORD.findall(question)[1:] if w[0].isupper())
-    return names - _NAME_JOINERS
-
-
-def shares_a_name(candidate: str, lent: frozenset[str]) -> bool:
-    """The candidate holds one of the names the question lends (``lent_names``): "Max Ramsay"
-    for "Kate Ramsay is a character created by who?", "Simon Schatzberger" for "Simon & Simon
-    starred which actor?", "St. Vincent" for "Transfiguration of Vincent is by a singer from
-    what state?". The question's own name lent to the candidate, not an answer."""
-    return any(w[0].isupper() and w.lower() in lent for w in _WORD.findall(candidate))
-
-
 def abbreviates(candidate: str, question: str) -> bool:
     """The candidate is the initials of a name the question gives ("TWF" for "Thumb Wrestling
     Federation"): the question names it too."""
@@ -152,7 +123,7 @@ def abbreviates(candidate: str, question: str) -> bool:
     if not _INITIALS.fullmatch(letters):
         return False
     for run in _CAPITALISED_RUN.findall(question):
-        initials = "".join(w[0] for w in run.split() if w.lower() not in _NAME_JOINERS)
+        initials = "".join(w[0] for w in run.split() if w.lower() not in NAME_JOINERS)
         if letters.upper() == initials.upper():
             return True
     return False
@@ -243,7 +214,7 @@ def abbreviation_of(name: str, texts: Sequence[str]) -> str | None:
                 before = text[: found.start()].split()
                 # The whole name, not the end of a longer one ("Film Board" in "Nordic Film
                 # Board ( NFB )").
-                if not before or not before[-1][0].isupper() or before[-1].lower() in _NAME_JOINERS:
+                if not before or not before[-1][0].isupper() or before[-1].lower() in NAME_JOINERS:
                     return found.group(1)
     return None
 
@@ -408,7 +379,7 @@ def _unlabelled_names(doc: Any, by_case: bool = True) -> list[tuple[str, int, in
             words
             and named[0]
             and chunk.root.pos_ == "PROPN"
-            and all(n or t.lower_ in _NAME_JOINERS for n, t in zip(named, words, strict=True))
+            and all(n or t.lower_ in NAME_JOINERS for n, t in zip(named, words, strict=True))
             and not any(words[0].i <= i <= words[-1].i for i in taken)
         ):
             out.append((as_written(doc, words), int(chunk.root.i), words[0].i, words[-1].i + 1))

@@ -229,10 +229,9 @@ def _meets_either(token: Any, asked: frozenset[str]) -> bool:
 _WH = frozenset({"who", "whom", "whose", "what", "which", "when", "where"})
 
 
-def wh_governors(doc: Any, words: frozenset[str]) -> frozenset[str]:
-    """The question's words that govern what it asks, from its parse: "directed" for "Who
-    directed the film …", "founded" for "a network founded by who?", "members" for "members
-    of what crime family?". A copula governs nothing ("Which company … is …")."""
+def _wh_governor(doc: Any) -> tuple[Any, Any]:
+    """The question's wh-word (or the noun it determines) and the token that governs it
+    (through a preposition), or (None, None)."""
     for token in doc:
         if token.lower_ not in _WH or (token.i > 0 and token.head.dep_ == "relcl"):
             continue  # a relative pronoun ("a killer who was associated with …") asks nothing
@@ -240,11 +239,55 @@ def wh_governors(doc: Any, words: frozenset[str]) -> frozenset[str]:
         governor = asked.head
         if governor.pos_ == "ADP" and governor.head is not governor:
             governor = governor.head  # through the preposition: "founded by", "members of"
-        if governor.i == asked.i:
-            return frozenset()
-        lemma, lower = str(governor.lemma_).lower(), str(governor.lower_)
-        return frozenset(w for w in (lemma, lower) if w in words)
-    return frozenset()
+        return (None, None) if governor.i == asked.i else (asked, governor)
+    return None, None
+
+
+def wh_governors(doc: Any, words: frozenset[str]) -> frozenset[str]:
+    """The question's words that govern what it asks, from its parse: "directed" for "Who
+    directed the film …", "founded" for "a network founded by who?", "members" for "members
+    of what crime family?". A copula governs nothing ("Which company … is …")."""
+    governor = _wh_governor(doc)[1]
+    if governor is None:
+        return frozenset()
+    lemma, lower = str(governor.lemma_).lower(), str(governor.lower_)
+    return frozenset(w for w in (lemma, lower) if w in words)
+
+
+def verb_asked(doc: Any, words: frozenset[str]) -> frozenset[str]:
+    """:func:`wh_governors` where what is asked is a verb's object ("warn" for "What does the
+    Ghost warn Scrooge about?", "invent" for "What did Ines Hart invent?"). Not a noun's, nor
+    a verb's subject: "Which figure engaged in a romance with …, who made …" names its answer
+    by many deeds, and a sentence telling another of them is evidence too."""
+    asked, governor = _wh_governor(doc)
+    if governor is None or asked.dep_ not in _OBJECTS or asked.head.lower_ == "by":
+        return frozenset()  # "employed by what" asks the doer: a name, paraphrased freely
+    # The small parser tags some verbs as nouns ("What did Ines Hart invent"): an auxiliary
+    # says it is a verb.
+    if governor.pos_ != "VERB" and not any(c.dep_ in {"aux", "auxpass"} for c in governor.children):
+        return frozenset()
+    return wh_governors(doc, words)
+
+
+_OBJECTS = frozenset({"dobj", "pobj", "obj", "dative"})
+
+
+# A verb's stem shorter than this meets only its own lemma ("go" is no "good").
+_VERB_STEM = 4
+
+
+def states_verb(doc: Any, verbs: frozenset[str]) -> bool:
+    """The sentence says what the verb says, in any form: "warned", "a warning" for "warn",
+    "the inventor of" for "invent", "wrote" for "write" (by its lemma)."""
+    stems = [(v, stem(v)) for v in verbs]
+    for token in doc:
+        forms = (str(token.lemma_).lower(), str(token.lower_))
+        for verb, root in stems:
+            if verb in forms:
+                return True
+            if len(root) >= _VERB_STEM and any(f.startswith(root) for f in forms):
+                return True
+    return False
 
 
 def group_asked(doc: Any) -> frozenset[str]:

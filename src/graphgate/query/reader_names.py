@@ -1,0 +1,69 @@
+"""Names the question lends to the evidence: a person sharing one is kin or a namesake of
+what the question names ("Max Ramsay" for "Kate Ramsay … created by whom?"), an answer only
+where a relative is asked; so is one the evidence calls by a nickname ('Tim Cratchit ("Tiny
+Tim")' for "Bob Cratchit's employer")."""
+
+from __future__ import annotations
+
+import re
+
+from graphgate.query.reader_evidence import NAME_JOINERS
+
+# Words that ask after a relative: an answer sharing a name of the question is then expected
+# ("Hank Williams Jr." for "Audrey Williams' son", "Tim Cratchit" for "the Cratchit children").
+_KIN = re.compile(
+    r"\b(?:sons?|daughters?|fathers?|mothers?|parents?|wife|wives|husbands?|brothers?|"
+    r"sisters?|siblings?|child|children|family|families|married|marry|spouses?|widow(?:er)?|"
+    r"uncles?|aunts?|nephews?|nieces?|cousins?|grand\w+|kin|kinsman|heirs?|descendants?)\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W\d_][\w'-]*")
+
+
+def lent_names(question: str) -> frozenset[str]:
+    """The capitalised words a question gives (not its first word, which is capitalised
+    anyway, nor a joiner such as "The"), lower-cased; none where it asks after a relative,
+    whose answer is expected to share them."""
+    if _KIN.search(question):
+        return frozenset()
+    names = frozenset(
+        _POSSESSIVE_END.sub("", w).lower() for w in _WORD.findall(question)[1:] if w[0].isupper()
+    )
+    return names - NAME_JOINERS
+
+
+# "Cratchit's" lends "Cratchit".
+_POSSESSIVE_END = re.compile(r"['’]s?$")
+# A name and the nickname quoted beside it: 'Tim Cratchit ("Tiny Tim")', 'Robert "Bob" Lee'.
+_NAME_RUN = r"[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*"
+_QUOTED = r"[\"“'‘]([^\"”'’()]{2,40})[\"”'’]"
+_NICKNAMED = (
+    re.compile(rf"({_NAME_RUN})\s*\(\s*{_QUOTED}\s*\)"),
+    re.compile(rf"([A-Z][\w.'-]*)\s+{_QUOTED}\s+([A-Z][\w.'-]*)"),
+)
+
+
+def nickname_of(candidate: str, sentence: str) -> str | None:
+    """The full name the sentence gives beside ``candidate`` quoted as its nickname
+    ("Tim Cratchit" for "Tiny Tim" in 'Tim Cratchit ("Tiny Tim"), a cripple'), or None."""
+    for pattern in _NICKNAMED:
+        for found in pattern.finditer(sentence):
+            if found.group(2).strip() == candidate:
+                return " ".join(g for i, g in enumerate(found.groups()) if i != 1)
+    return None
+
+
+def shares_a_name(candidate: str, lent: frozenset[str]) -> bool:
+    """The candidate holds one of the names the question lends (``lent_names``): "Max Ramsay"
+    for "Kate Ramsay is a character created by who?", "Simon Schatzberger" for "Simon & Simon
+    starred which actor?", "St. Vincent" for "Transfiguration of Vincent is by a singer from
+    what state?". The question's own name lent to the candidate, not an answer."""
+    return any(w[0].isupper() and w.lower() in lent for w in _WORD.findall(candidate))
+
+
+def lent_to(candidate: str, sentence: str, lent: frozenset[str], person: bool) -> bool:
+    """The candidate is kin or a namesake of a name the question lends: a ``person`` sharing
+    one, or the nickname of a name sharing one."""
+    if person and shares_a_name(candidate, lent):
+        return True
+    return shares_a_name(nickname_of(candidate, sentence) or "", lent)
