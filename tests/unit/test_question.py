@@ -46,6 +46,11 @@ from graphgate.query.question import Question, kind_of, plain_question, read_que
         ("Kettering Athletic F.C. were managed by which person from 2001 to 2003?", "which"),
         ("The mission to the U.S. was led by who from 2009 to 2016?", "who"),
         ("The band was founded by Ada J. Lund in 1998. Was it signed in 1999?", "yes_no"),
+        # Nor does a name's title or suffix.
+        ("Rush Dew Holt Jr. had what profession from 1980 to 1983?", "what"),
+        ("Ada Lund Sr. was the coach of which team in 1999?", "which"),
+        ("The painting was sold by Dr. Ines Hart, and St. Kilda was bought by whom?", "who"),
+        ("The band was managed by Tom Reed Jr. Did it tour Japan?", "yes_no"),
         # A relative wh-word after a noun asks nothing: the wh-phrase that ends the question
         # does.
         ("Ada Lund was a biographer of a painter who was a member of what art school?", "what"),

@@ -45,9 +45,13 @@ _LIST = re.compile(r"^\s*(list|name (all|every)|what are all)\b", re.IGNORECASE)
 # which actress?").
 _AUX = r"(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b"
 # A sentence ends after a word, not after an initial or an abbreviation's letters ("Unión
-# Deportiva Las Palmas, S.A.D. was coached by whom …?" asks who).
-_YES_NO = re.compile(rf"(?:^\s*|(?<=\w\w)[.?!]\s+){_AUX}", re.IGNORECASE)
-_YES_NO_CLAUSE = re.compile(rf"[,;:]\s+{_AUX}", re.IGNORECASE)
+# Deportiva Las Palmas, S.A.D. was coached by whom …?" asks who), nor after a name's title or
+# suffix ("Martin Luther King Jr. was a member of which church …?").
+_TITLED = "".join(rf"(?<!\b{w})" for w in ("Jr", "Sr", "Dr", "Mr", "Mrs", "Ms", "St", "Mt"))
+_YES_NO = re.compile(rf"(?:^\s*|(?<=\w\w){_TITLED}[.?!]\s+){_AUX}", re.IGNORECASE)
+# With no wh-word asking, an auxiliary after any end mark opens the question ("… managed by
+# Tom Reed Jr. Did it tour Japan?").
+_YES_NO_CLAUSE = re.compile(rf"[,;:.?!]\s+{_AUX}", re.IGNORECASE)
 _WH = re.compile(r"\b(when|where|who|whom|whose|which|how|what)\b", re.IGNORECASE)
 # A wh-phrase that ends the question asks it, whatever opens it ("Do Lafzon Ki Kahani, a
 # remake of Always, was released in which year?"): a relative "which" never ends a sentence.
