@@ -26,6 +26,7 @@ from tests.unit.conftest import short_answer
         ("What did Ines Hart found in 1921?", {"found"}),
         ("Who founded the Harbour Council?", set()),  # the verb's subject
         ("Ines Hart was employed by what from 1980 to 1986?", set()),  # the doer: a name
+        ("The Iowa politician Ines Hart worked as what from 2006 to 2013?", set()),  # a role
         ("Which figure engaged in a feud with Ines Hart, who sued him?", set()),
         ("What is the capital of Norway?", set()),  # a copula governs nothing
         ("Ines Hart was the second wife of what singer?", set()),  # a noun asks, no verb
@@ -108,6 +109,11 @@ def test_only_a_sentence_stating_the_verb_answers(
             "Ines Hart was employed by what from 1980 to 1986?",
             "From 1980 to 1986 Ines Hart worked at the Fairbank Center for Chinese Studies.",
             "the Fairbank Center for Chinese Studies",
+        ),
+        (  # a role, said in other words: "served as" answers "worked as what"
+            "Ines Hart worked as what from 2006 to 2013?",
+            "From 2006 to 2013 Ines Hart served as a county judge.",
+            "county judge",
         ),
         (  # an irregular past states its verb
             "What did Ines Hart write in 1921?",

@@ -260,8 +260,10 @@ def verb_asked(doc: Any, words: frozenset[str]) -> frozenset[str]:
     a verb's subject: "Which figure engaged in a romance with …, who made …" names its answer
     by many deeds, and a sentence telling another of them is evidence too."""
     asked, governor = _wh_governor(doc)
-    if governor is None or asked.dep_ not in _OBJECTS or asked.head.lower_ == "by":
-        return frozenset()  # "employed by what" asks the doer: a name, paraphrased freely
+    # "employed by what" asks the doer, a name; "worked as what" a role ("served as chief of
+    # staff"): both said in many words.
+    if governor is None or asked.dep_ not in _OBJECTS or asked.head.lower_ in {"by", "as"}:
+        return frozenset()
     # The small parser tags some verbs as nouns ("What did Ines Hart invent"): an auxiliary
     # says it is a verb.
     if governor.pos_ != "VERB" and not any(c.dep_ in {"aux", "auxpass"} for c in governor.children):
