@@ -106,6 +106,7 @@ def test_a_namesake_of_the_question_is_not_its_answer(
         ("Harriet Osei (\"Hattie\") ran the firm.", "Hattie", "Harriet Osei"),
         ('Tim Cratchit ("Tiny Tim"), a cripple.', "Tim Cratchit", None),  # the name is no nickname
         ("He said 'Tiny' to Tim Lund.", "Tiny", None),  # a quoted word beside no name
+        ('Producer Ada Rogers "Carry On" Films made it.', "Carry On", None),  # a title's words
     ],
 )  # fmt: skip
 def test_a_nickname_is_read_with_the_name_it_stands_beside(

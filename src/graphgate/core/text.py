@@ -181,7 +181,7 @@ def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
     A sentence ends at . ! ? (with its closing quotes) before the next sentence's word, at a
     paragraph's end, or at the end of a list item's line ("- 1994-1997 : Ann Lee"); a period
     of a number, an abbreviation or an initial ends none (:func:`_ends_sentence`). A
-    hard-wrapped sentence runs on over its line breaks (:func:`_wrapped`); a line that stops
+    hard-wrapped sentence runs on over its line breaks (:func:`_line_ends`); a line that stops
     short of its paragraph's width (a heading, a verse, an address) ends one."""
     for begin, end in _blocks(text):
         marks = _END_MARK.finditer(text, begin, end)

@@ -18,6 +18,8 @@ _KIN = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[^\W\d_][\w'-]*")
+# "Cratchit's" lends "Cratchit".
+_POSSESSIVE_END = re.compile(r"['’]s?$")
 
 
 def lent_names(question: str) -> frozenset[str]:
@@ -32,14 +34,14 @@ def lent_names(question: str) -> frozenset[str]:
     return names - NAME_JOINERS
 
 
-# "Cratchit's" lends "Cratchit".
-_POSSESSIVE_END = re.compile(r"['’]s?$")
 # A name and the nickname quoted beside it: 'Tim Cratchit ("Tiny Tim")', 'Robert "Bob" Lee'.
 _NAME_RUN = r"[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*"
 _QUOTED = r"[\"“'‘]([^\"”'’()]{2,40})[\"”'’]"
+# Between a first name and a surname, one word: 'Rogers "Carry On" films' is a title's.
+_QUOTED_WORD = r"[\"“'‘]([A-Z][\w.-]{1,20})[\"”'’]"
 _NICKNAMED = (
     re.compile(rf"({_NAME_RUN})\s*\(\s*{_QUOTED}\s*\)"),
-    re.compile(rf"([A-Z][\w.'-]*)\s+{_QUOTED}\s+([A-Z][\w.'-]*)"),
+    re.compile(rf"([A-Z][\w.'-]*)\s+{_QUOTED_WORD}\s+([A-Z][\w.'-]*)"),
 )
 
 
