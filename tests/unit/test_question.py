@@ -51,6 +51,17 @@ from graphgate.query.question import Question, kind_of, plain_question, read_que
         ("Ada Lund Sr. was the coach of which team in 1999?", "which"),
         ("The painting was sold by Dr. Ines Hart, and St. Kilda was bought by whom?", "who"),
         ("The band was managed by Tom Reed Jr. Did it tour Japan?", "yes_no"),
+        # A request asks for what it names; a title's "!" before a lower-case word ends no
+        # sentence.
+        ("Can you name the country a town called Lund belonged to from 1136 to 1348?", "what"),
+        ("Will you identify the band which Ada Lund joined in 1975?", "what"),
+        ("Name the music group that Tom Reed joined in 1973?", "what"),
+        ("Could you please identify the club Ada Lund coached in 2001?", "what"),
+        ("Ich bin ein Star – Holt mich hier raus! had which host in 2012?", "which"),
+        ("Yahoo! was bought by whom in 2017?", "who"),
+        ("Can you name a song?", "what"),
+        ("Can you swim across the Lund river?", "yes_no"),
+        ("The band won the cup! Did it keep the cup?", "yes_no"),
         # A relative wh-word after a noun asks nothing: the wh-phrase that ends the question
         # does.
         ("Ada Lund was a biographer of a painter who was a member of what art school?", "what"),

@@ -251,6 +251,10 @@ def test_a_head_noun_of_an_amount_asks_for_a_number(nlp: Any, question: str) -> 
         ("From which university Ada Marie Lund was an employee from 1990 to 1995?", "university"),
         ("At which company Tom Henry Reyes was an engineer from 2001 to 2004?", "company"),
         ("Which baseball League did the Hawks play in from 1902 to 1962?", "league"),
+        # A request asks for the thing it names.
+        ("Name the country that the town of Lund belonged to from 1918 to 1944?", "country"),
+        ("Will you identify the band which Ada Lund joined in 1975?", "band"),
+        ("Can you name the club did Tom Reyes coach in 2001?", "club"),
     ],
 )
 def test_the_name_of_a_thing_asks_for_that_thing(nlp: Any, question: str, head: str) -> None:
@@ -522,6 +526,11 @@ def test_which_date_is_answered_by_a_day_not_a_year(
         ("Which kind of platforms offer welcome bonuses?", "category"),
         ("What kind of city is Graz?", "place"),  # a named type's noun keeps its names
         ("What team did Ivo Brandt play for?", "entity"),
+        # Worked, served, was employed as what: a job; known as what: a name.
+        ("The Iowa politician Ivo Brandt worked as what from 2006 to 2013?", "category"),
+        ("The General Ivo Brandt served as what from 1904 to 1905?", "category"),
+        ("Ada Lund was employed as what by the Lyon council in 1990?", "category"),
+        ("The band was known as what from 1990 to 1994?", "phrase"),
     ],
 )
 def test_what_position_or_type_asks_for_a_common_noun(nlp: Any, question: str, kind: str) -> None:
@@ -541,6 +550,13 @@ def test_what_position_or_type_asks_for_a_common_noun(nlp: Any, question: str, k
         ("What type of establishments adjust their betting lines after injury news?",
          "Sportsbooks such as Caesars adjust their betting lines after injury news.",
          "Sportsbooks"),
+        # Before, "worked as what" answered the senator or the city.
+        ("Ines Hart worked as what from 2006 to 2013?",
+         "From 2006 to 2013 Ines Hart served as chief of staff to senator Tom Reed.",
+         "chief of staff"),
+        ("Ines Hart worked as what from 1926 to 1938?",
+         "Ines Hart was an assistant district attorney in Philadelphia from 1926 to 1938.",
+         "assistant district attorney"),
     ],
 )  # fmt: skip
 def test_a_category_is_answered_by_a_common_noun_not_a_name(

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from graphgate.query.question import Question, asking_word
+from graphgate.query.question import Question, asking_word, requested
 
 AnswerKind = Literal["entity", "date", "place", "number", "option", "yes_no", "phrase", "category"]
 
@@ -87,6 +87,8 @@ _CATEGORY_HEADS = frozenset(
     {"position", "profession", "occupation", "job", "role", "post", "office", "rank", "genre",
      "sport", "instrument", "species", "breed", "discipline"}
 )  # fmt: skip
+# "Worked / served / was employed as what" asks a job ("known as what" asks a name).
+_SERVING = frozenset({"work", "serve", "employ", "act", "function", "hire", "appoint"})
 _KINDS = frozenset({"kind", "kinds", "type", "types", "sort", "sorts", "form", "forms"})
 _KIND_OF = re.compile(r"\b(?:what|which)\s+(?:type|kind|sort|form)s?\s+of\b", re.I)
 NOUN_PHRASE = "NOUN_PHRASE"
@@ -198,6 +200,10 @@ def _head_noun(text: str, doc: Any | None) -> str | None:
                 ]  # fmt: skip
                 if named:
                     return str(named[0].lemma_).lower()
+        opens = requested(text)  # "Name the country that …": the country
+        named_thing = next((c for c in doc.noun_chunks if c.start_char >= (opens or 0)), None)
+        if opens is not None and named_thing is not None:
+            return _kind_of(named_thing.root)
         asking = _asking_token(text, doc)
         for chunk in doc.noun_chunks:  # "Which American higher learning institution"
             if chunk[0].i == asking and len(chunk) > 1:
@@ -214,6 +220,10 @@ def _head_noun(text: str, doc: Any | None) -> str | None:
         # "what kind of city", "which of the films", a parse gone wrong
         for token in doc[asking or 0 :]:
             if token.lower_ in {"which", "what"}:
+                # "worked as what": a job ("served as chief of staff")
+                serving = str(token.head.head.lemma_).lower() in _SERVING
+                if token.dep_ == "pobj" and token.head.lower_ == "as" and serving:
+                    return "job"
                 owner = token.head.head if token.head.lower_ == "of" else None
                 if token.dep_ == "pobj" and owner is not None and owner.pos_ == "NOUN":
                     return _kind_of(owner)  # "the rank of what in the army": a rank

@@ -48,11 +48,19 @@ _AUX = r"(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\
 # Deportiva Las Palmas, S.A.D. was coached by whom …?" asks who), nor after a name's title or
 # suffix ("Martin Luther King Jr. was a member of which church …?").
 _TITLED = "".join(rf"(?<!\b{w})" for w in ("Jr", "Sr", "Dr", "Mr", "Mrs", "Ms", "St", "Mt"))
-_YES_NO = re.compile(rf"(?:^\s*|(?<=\w\w){_TITLED}[.?!]\s+){_AUX}", re.IGNORECASE)
+# A sentence opens with a capital: "… Holt mich hier raus! had which host …" asks who.
+_YES_NO = re.compile(rf"(?:^\s*|(?<=\w\w){_TITLED}[.?!]\s+(?=(?-i:[A-Z]))){_AUX}", re.IGNORECASE)
 # With no wh-word asking, an auxiliary after any end mark opens the question ("… managed by
 # Tom Reed Jr. Did it tour Japan?").
 _YES_NO_CLAUSE = re.compile(rf"[,;:.?!]\s+{_AUX}", re.IGNORECASE)
 _WH = re.compile(r"\b(when|where|who|whom|whose|which|how|what)\b", re.IGNORECASE)
+# "Name the country that …", "Can you identify the country which …": a request asks for what
+# it names, not yes or no.
+_REQUEST = re.compile(
+    r"^\s*(?:(?:can|could|will|would)\s+you\s+)?(?:please\s+)?(?:name|identify)\s+"
+    r"(?:the|a|an)\b",
+    re.IGNORECASE,
+)
 # A wh-phrase that ends the question asks it, whatever opens it ("Do Lafzon Ki Kahani, a
 # remake of Always, was released in which year?"): a relative "which" never ends a sentence.
 _WH_LAST = re.compile(
@@ -108,11 +116,19 @@ def kind_of(text: str) -> QuestionKind:
         return "list"
     found, last_asks = _asking(text)
     asked = _YES_NO.search(text)
+    request = _REQUEST.match(text) is not None
     if not last_asks and asked is not None and (found is None or asked.start() < found.start()):
-        return "yes_no"
+        return "what" if request else "yes_no"
     if found is None:
-        return "yes_no" if _YES_NO_CLAUSE.search(text) else "other"
+        return "what" if request else "yes_no" if _YES_NO_CLAUSE.search(text) else "other"
     return _WH_KIND[found.group(1).lower()]
+
+
+def requested(text: str) -> int | None:
+    """Where the thing a request names begins ("Name the country that …": at "the"), or
+    None where the question is no request."""
+    found = _REQUEST.match(text)
+    return None if found is None else found.end() - len(found.group(0).split()[-1])
 
 
 def asking_word(text: str) -> re.Match[str] | None:
