@@ -42,6 +42,19 @@ JOB = ExpectedAnswer("category", frozenset(), "job", frozenset({NOUN_PHRASE}))
             "Minister of Fisheries",
         ),
         ("He was appointed Professor of Physics at Leeds in 1950 .", "Professor of Physics"),
+        # A post of several words: "in chief", hyphenated or not.
+        (
+            "From 2015 to 2018 Ines Hart was editor-in-chief of the Harbour Review .",
+            "editor-in-chief of the Harbour Review",
+        ),
+        (
+            "Tom Reed was Commander in Chief of the Harbour Fleet from 1904 to 1905 .",
+            "Commander in Chief of the Harbour Fleet",
+        ),
+        (
+            "In 1950 Ada Lund became Commander-in-Chief of the Lund Navy .",
+            "Commander-in-Chief of the Lund Navy",
+        ),
     ],
 )
 def test_a_post_is_a_candidate_with_its_of_phrase(nlp: Any, sentence: str, post: str) -> None:

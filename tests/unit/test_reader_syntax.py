@@ -557,6 +557,9 @@ def test_what_position_or_type_asks_for_a_common_noun(nlp: Any, question: str, k
         ("Ines Hart worked as what from 1926 to 1938?",
          "Ines Hart was an assistant district attorney in Philadelphia from 1926 to 1938.",
          "assistant district attorney"),
+        ("Ines Hart worked as what from 2015 to 2018?",
+         "From 2015 to 2018 Ines Hart was editor-in-chief of the Harbour Review.",
+         "editor-in-chief of the Harbour Review"),
     ],
 )  # fmt: skip
 def test_a_category_is_answered_by_a_common_noun_not_a_name(

@@ -39,7 +39,10 @@ def common_nouns(doc: Any, expected: ExpectedAnswer) -> list[Span]:
         (int(t.i), [t], True) for t in doc if t.pos_ in {"NOUN", "PROPN"} and t.i not in taken
     ]
     for at, words, loose in sorted(nouns, key=lambda n: n[1][0].i):
-        titled = of_what(doc, doc[at])
+        chief = in_chief(doc, doc[at])
+        if chief is not None:  # "editor-in-chief", "Commander in Chief": one post
+            words = [*words, *doc[words[-1].i + 1 : chief.i + 1]]
+        titled = of_what(doc, doc[at], words[-1])
         if loose and titled is None:
             continue
         # The noun alone spans its "of" phrase too: the date after the phrase dates it.
@@ -58,13 +61,24 @@ def common_nouns(doc: Any, expected: ExpectedAnswer) -> list[Span]:
 _OF_WORDS = 8
 
 
-def of_what(doc: Any, noun: Any) -> Any:
-    """The last token of the "of" phrase right after a common noun, or None: a phrase of its
-    own words only, no date, no comma, no clause. Asked for a job, a role or a position, the
-    noun is a post ("Governor of South Australia", "commander of the colonial forces"); any
-    other noun gets its phrase too ("aftermath of Hamas"), a candidate no better than before."""
-    after = noun.i + 1
-    if after >= len(doc) or doc[after].lower_ != "of" or doc[after].head.i != noun.i:
+def in_chief(doc: Any, noun: Any) -> Any:
+    """The "chief" of a post written "editor-in-chief" or "Commander in Chief" after its
+    noun, or None."""
+    words = [t for t in doc[noun.i + 1 : noun.i + 5] if t.text != "-"]
+    if len(words) >= 2 and words[0].lower_ == "in" and words[1].lower_ == "chief":
+        return words[1]
+    return None
+
+
+def of_what(doc: Any, noun: Any, last: Any = None) -> Any:
+    """The last token of the "of" phrase right after a common noun (after ``last``, the end
+    of a post of several words, "editor-in-chief"), or None: a phrase of its own words only,
+    no date, no comma, no clause. Asked for a job, a role or a position, the noun is a post
+    ("Governor of South Australia", "commander of the colonial forces"); any other noun gets
+    its phrase too ("aftermath of Hamas"), a candidate no better than before."""
+    last = noun if last is None else last
+    after = last.i + 1
+    if after >= len(doc) or doc[after].lower_ != "of" or doc[after].head.i not in {noun.i, last.i}:
         return None
     span = list(doc[after].subtree)
     if not span or span[0].i != after:
