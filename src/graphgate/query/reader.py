@@ -20,9 +20,9 @@ A question that asks over a period ("from 2005 to 2006") reads only the sentence
 a time inside it (and list rows dated in it): a page's undated present is no evidence of it.
 Options and yes/no are chosen, not found (query/reader_choice.py).
 Below ``min_support``, or with a rival candidate within ``min_margin`` of the best, the reader
-abstains (a guess stated as an answer is worse than none); a row whose span is the asked one
-is support enough. Letters are answered with the name they stand for, and a question asking
-for letters by those the evidence gives a name, or not at all (query/reader_evidence.py).
+abstains (a guess stated as an answer is worse than none; query/reader_decide.py); a row whose
+span is the asked one is support enough. Letters are answered with the name they stand for,
+and a question asking for letters by those the evidence gives a name, or not at all.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ from graphgate.query.base import RetrievalResult
 from graphgate.query.held import held_answer
 from graphgate.query.question import Question
 from graphgate.query.reader_choice import Reading, decide_yes_no, pick_option
+from graphgate.query.reader_decide import Candidate, Decider, ShortAnswer
 from graphgate.query.reader_evidence import (
     DESCRIBED,
     GRAPH_BONUS,
@@ -56,7 +57,6 @@ from graphgate.query.reader_evidence import (
     abbreviates,
     asks_abbreviation,
     context_share,
-    defined_name,
     graph_vote,
     holder_sentence,
     lettered,
@@ -64,8 +64,6 @@ from graphgate.query.reader_evidence import (
     named_by,
     previous,
     related_names,
-    same_answer,
-    same_letters,
     second_hop,
     share_inside,
     spans,
@@ -80,8 +78,7 @@ from graphgate.query.reader_features import (
     nearness,
 )
 from graphgate.query.reader_names import lent_names, lent_to
-from graphgate.query.reader_posts import nested
-from graphgate.query.reader_rows import SAME_SPAN, row_span
+from graphgate.query.reader_rows import row_span
 from graphgate.query.reader_succession import COMING, LEAVING, succession_role
 from graphgate.query.reader_syntax import (
     asked_by,
@@ -108,24 +105,6 @@ _FITS_BONUS = 0.3
 _CACHE_LIMIT = 4096
 # Labels that say a candidate is a name (of a person, an organisation, a place, a work).
 _NAME_LABELS = NAMED | {PROPER_NAME, DESCRIBED}
-
-
-@dataclass(frozen=True)
-class ShortAnswer:
-    text: str | None  # None: abstained
-    sentence: Sentence | None  # the sentence that states it (None for yes/no decided over sides)
-    score: float
-    kind: str  # the expected answer kind (query/answer_type.py)
-
-
-@dataclass
-class _Candidate:
-    text: str
-    score: float  # of its best occurrence, before its support counts
-    sentence: Sentence
-    relevance: float  # of the sentence that supports it best, before the candidate's bonuses
-    occurrence: Occurrence  # the features of that best occurrence
-    support: int = 1
 
 
 @dataclass(frozen=True)
@@ -159,6 +138,7 @@ class Reader:
         self.side_similarity = side_similarity
         self.min_margin = min_margin
         self.weights = dict(WEIGHTS if weights is None else weights)
+        self._decider = Decider(self.weights, min_support, min_margin)
         self.timed_evidence = timed_evidence
         self._docs: dict[str, Any] = {}
         self._vectors: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
@@ -290,7 +270,7 @@ class Reader:
             candidates = [candidates[i] for i, _ in kept]
         if not candidates:
             return ShortAnswer(None, None, 0.0, expected.kind)
-        return self._decide(candidates, expected, expand=not letters)
+        return self._decider.decide(candidates, expected, expand=not letters)
 
     def candidates(
         self,
@@ -299,12 +279,12 @@ class Reader:
         result: RetrievalResult,
         pool: list[Sentence],
         evidence: list[_Evidence],
-    ) -> list[_Candidate]:
+    ) -> list[Candidate]:
         """Every candidate of the expected kind in the pool, best first."""
         asked = question.text.lower()
         linked = linked_names(question, result)
         related = related_names(result, linked, question.words)
-        candidates: dict[str, _Candidate] = {}
+        candidates: dict[str, Candidate] = {}
         docs = self._parse([s.text for s in pool])
         plain = [e.relevance for e in evidence]
         lifted = second_hop(question, pool, docs, plain)
@@ -430,70 +410,13 @@ class Reader:
                 support = score - _SHARE_WEIGHT * inside
                 found = candidates.get(key)
                 if found is None:
-                    candidates[key] = _Candidate(text, value, sentence, support, occurrence)
+                    candidates[key] = Candidate(text, value, sentence, support, occurrence)
                 else:
                     found.support += 1
                     if value > found.score:
                         found.score, found.sentence, found.relevance = value, sentence, support
                         found.occurrence = occurrence
-        return sorted(candidates.values(), key=lambda c: (-self._total(c), len(c.text)))
-
-    def _total(self, candidate: _Candidate) -> float:
-        return candidate.occurrence.score(self.weights, candidate.support)
-
-    def _decide(
-        self, ranked_candidates: list[_Candidate], expected: ExpectedAnswer, expand: bool = True
-    ) -> ShortAnswer:
-        """The best candidate, unless its evidence is too weak or a rival is as good;
-        ``expand``: an abbreviation is given with the name its sentence defines it by."""
-        best = ranked_candidates[0]
-        # Its evidence, not its bonuses, must be enough; a row of the asked span is ("- Ann
-        # Lee ( Fiji ) 1997-2002" for "from 1997 to 2002"), sharing no word with the question.
-        exact_row = best.occurrence.values.get("dated_row", 0.0) == SAME_SPAN
-        if best.relevance < self.min_support and not exact_row:
-            return ShortAnswer(None, None, best.relevance, expected.kind)
-        # A rival read almost as well: either would be a guess. The best's post without its
-        # "of" phrase ("Governor" of "Governor of South Australia") is the same answer.
-        said = best.sentence.text
-        rival = next(
-            (
-                c
-                for c in ranked_candidates[1:]
-                if not (c.sentence.text == said and same_answer(best.text, c.text, said))
-            ),
-            None,
-        )
-        if rival is not None and self._total(best) - self._total(rival) < self.min_margin:
-            return ShortAnswer(None, None, best.relevance, expected.kind)
-        # "Bankman-Fried" said where "Sam Bankman-Fried" is too: the fuller name answers.
-        fuller = [
-            c.text
-            for c in ranked_candidates
-            if " " not in best.text
-            and expected.kind != "category"  # "General" is no "Lieutenant General"
-            and c.text.endswith(" " + best.text)
-            and len(c.text.split()) <= 3
-        ]
-        text = min(fuller, key=len) if fuller else best.text
-        # "Governor" where its sentence says "Governor of South Australia": the post whole.
-        posts = [
-            c.text
-            for c in ranked_candidates
-            if len(c.text) > len(best.text)
-            and c.sentence.text == best.sentence.text
-            and nested(best.text, c.text)
-        ]
-        text = posts[0] if posts else text
-        # "NCW" where its sentence says "the Christian Employers Association ( NCW )", and the
-        # name there with its letters.
-        beside = [text, *(c.text for c in ranked_candidates if c.sentence.text == said)]
-        defined = next(
-            (t for t in beside if expand and same_letters(t, text, said, initials=t != text)),
-            None,
-        )
-        if defined is not None:
-            text = f"{defined_name(defined, said)} ({defined})"
-        return ShortAnswer(text, best.sentence, best.score, expected.kind)
+        return sorted(candidates.values(), key=lambda c: (-self._decider.total(c), len(c.text)))
 
     def _pairwise(self, embedder: Embedder | None, side: str, texts: list[str]) -> list[float]:
         """Cosine of one side of a yes/no question to each evidence sentence."""

@@ -1,0 +1,98 @@
+"""The reader's choice among its candidates: an abstention where the best one's evidence is
+too weak or a rival reads almost as well (either would be a guess), else the best, written as
+its evidence writes it in full: the fuller name ("Sam Bankman-Fried" for "Bankman-Fried"), the
+post with what it is of ("Governor of South Australia"), letters with the name they stand for."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from graphgate.query.answer_type import ExpectedAnswer
+from graphgate.query.reader_evidence import Sentence, defined_name, same_answer, same_letters
+from graphgate.query.reader_features import Occurrence
+from graphgate.query.reader_posts import nested
+from graphgate.query.reader_rows import SAME_SPAN
+
+
+@dataclass(frozen=True)
+class ShortAnswer:
+    text: str | None  # None: abstained
+    sentence: Sentence | None  # the sentence that states it (None for yes/no decided over sides)
+    score: float
+    kind: str  # the expected answer kind (query/answer_type.py)
+
+
+@dataclass
+class Candidate:
+    text: str
+    score: float  # of its best occurrence, before its support counts
+    sentence: Sentence
+    relevance: float  # of the sentence that supports it best, before the candidate's bonuses
+    occurrence: Occurrence  # the features of that best occurrence
+    support: int = 1
+
+
+@dataclass(frozen=True)
+class Decider:
+    """How the reader weighs candidates (``weights``) and when it abstains."""
+
+    weights: dict[str, float]
+    min_support: float
+    min_margin: float
+
+    def total(self, candidate: Candidate) -> float:
+        return candidate.occurrence.score(self.weights, candidate.support)
+
+    def decide(
+        self, ranked_candidates: list[Candidate], expected: ExpectedAnswer, expand: bool = True
+    ) -> ShortAnswer:
+        """The best candidate, unless its evidence is too weak or a rival is as good;
+        ``expand``: an abbreviation is given with the name its sentence defines it by."""
+        best = ranked_candidates[0]
+        # Its evidence, not its bonuses, must be enough; a row of the asked span is ("- Ann
+        # Lee ( Fiji ) 1997-2002" for "from 1997 to 2002"), sharing no word with the question.
+        exact_row = best.occurrence.values.get("dated_row", 0.0) == SAME_SPAN
+        if best.relevance < self.min_support and not exact_row:
+            return ShortAnswer(None, None, best.relevance, expected.kind)
+        # A rival read almost as well: either would be a guess. The best's post without its
+        # "of" phrase ("Governor" of "Governor of South Australia") is the same answer.
+        said = best.sentence.text
+        rival = next(
+            (
+                c
+                for c in ranked_candidates[1:]
+                if not (c.sentence.text == said and same_answer(best.text, c.text, said))
+            ),
+            None,
+        )
+        if rival is not None and self.total(best) - self.total(rival) < self.min_margin:
+            return ShortAnswer(None, None, best.relevance, expected.kind)
+        # "Bankman-Fried" said where "Sam Bankman-Fried" is too: the fuller name answers.
+        fuller = [
+            c.text
+            for c in ranked_candidates
+            if " " not in best.text
+            and expected.kind != "category"  # "General" is no "Lieutenant General"
+            and c.text.endswith(" " + best.text)
+            and len(c.text.split()) <= 3
+        ]
+        text = min(fuller, key=len) if fuller else best.text
+        # "Governor" where its sentence says "Governor of South Australia": the post whole.
+        posts = [
+            c.text
+            for c in ranked_candidates
+            if len(c.text) > len(best.text)
+            and c.sentence.text == best.sentence.text
+            and nested(best.text, c.text)
+        ]
+        text = posts[0] if posts else text
+        # "NCW" where its sentence says "the Christian Employers Association ( NCW )", and the
+        # name there with its letters.
+        beside = [text, *(c.text for c in ranked_candidates if c.sentence.text == said)]
+        defined = next(
+            (t for t in beside if expand and same_letters(t, text, said, initials=t != text)),
+            None,
+        )
+        if defined is not None:
+            text = f"{defined_name(defined, said)} ({defined})"
+        return ShortAnswer(text, best.sentence, best.score, expected.kind)
