@@ -58,7 +58,7 @@ _WH = re.compile(r"\b(when|where|who|whom|whose|which|how|what)\b", re.IGNORECAS
 # it names, not yes or no.
 _REQUEST = re.compile(
     r"^\s*(?:(?:can|could|will|would)\s+you\s+)?(?:please\s+)?(?:name|identify)\s+"
-    r"(?:the|a|an)\b",
+    r"(?P<thing>the|a|an)\b",
     re.IGNORECASE,
 )
 # A wh-phrase that ends the question asks it, whatever opens it ("Do Lafzon Ki Kahani, a
@@ -128,7 +128,7 @@ def requested(text: str) -> int | None:
     """Where the thing a request names begins ("Name the country that …": at "the"), or
     None where the question is no request."""
     found = _REQUEST.match(text)
-    return None if found is None else found.end() - len(found.group(0).split()[-1])
+    return None if found is None else found.start("thing")
 
 
 def asking_word(text: str) -> re.Match[str] | None:

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from graphgate.core.text import content_word_set, normalise_name
+from graphgate.core.text import content_word_set, normalise_name, squash
 from graphgate.embed.base import Embedder
 from graphgate.query.answer_type import (
     DATES,
@@ -348,7 +348,7 @@ class Reader:
                 ]
                 dates = dated_ends(doc, question.time)
             for written, label, at, start, end in found_spans:
-                text = " ".join(unpossessed(written, doc, end, evidence_text).split())
+                text = squash(unpossessed(written, doc, end, evidence_text))
                 key = normalise_name(text)
                 words = content_word_set(text)
                 if (

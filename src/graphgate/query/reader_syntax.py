@@ -281,14 +281,13 @@ _VERB_STEM = 4
 def states_verb(doc: Any, verbs: frozenset[str]) -> bool:
     """The sentence says what the verb says, in any form: "warned", "a warning" for "warn",
     "the inventor of" for "invent", "wrote" for "write" (by its lemma)."""
-    stems = [(v, stem(v)) for v in verbs]
+    roots = [r for r in (stem(v) for v in verbs) if len(r) >= _VERB_STEM]
     for token in doc:
+        if _meets_either(token, verbs):  # "warned", "wrote" (by its lemma)
+            return True
         forms = (str(token.lemma_).lower(), str(token.lower_))
-        for verb, root in stems:
-            if verb in forms:
-                return True
-            if len(root) >= _VERB_STEM and any(f.startswith(root) for f in forms):
-                return True
+        if any(f.startswith(r) for f in forms for r in roots):  # "warning", "inventor"
+            return True
     return False
 
 
