@@ -4,13 +4,15 @@ with its own dates, each fact keeps its own."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from graphgate.core.dates import span_of
+from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.reader_features import dated_ends, nearest_date
-from tests.unit.conftest import name_tokens
+from tests.unit.conftest import name_tokens, short_answer
 
 ASKED = span_of("1983", "1990")
 
@@ -50,6 +52,66 @@ def test_a_duration_is_no_date(nlp: Any, sentence: str) -> None:
     "Vik" is the one stating a time, whatever the duration's distance."""
     doc = nlp(sentence)
     ends = dated_ends(doc, ASKED)
-    assert ends and all("1983" in doc[a : b + 1].text for a, b, _ in ends)
+    assert ends and all("1983" in doc[d.first : d.last + 1].text for d in ends)
     start, end = name_tokens(doc, "Vik")
-    assert nearest_date(doc, start, end, ends) == (True, False)
+    assert nearest_date(doc, start, end, ends) == (True, False, False)
+
+
+# (sentence, name, asked, flags): (began in the asked span's first year, began in its last,
+# ended in its first). A date an "until" governs ends the fact of its own clause.
+_UNTIL_CASES = [
+    ("Frank Ell hosted the show until its 39th episode in 1987 .", "Frank Ell",
+     ("1987", "1992"), (False, False, True)),
+    ("Frank Ell hosted the show until its 39th episode in 1987 .", "Frank Ell",
+     ("1981", "1987"), (True, False, False)),
+    ("The Dutch shows were hosted by Jos Brand until 1993 , after which Rolf Wout took over .",
+     "Jos Brand", ("1993", "1998"), (False, False, True)),
+    # The name beside it in another clause came with the date: dated as by any date.
+    ("The Dutch shows were hosted by Jos Brand until 1993 , after which Rolf Wout took over .",
+     "Rolf Wout", ("1993", "1998"), (True, False, False)),
+    ("Holm stayed in Rome till 1944 , then moved back to Berlin .", "Rome",
+     ("1944", "1948"), (False, False, True)),
+    ("Holm stayed in Rome till 1944 , then moved back to Berlin .", "Berlin",
+     ("1944", "1948"), (True, False, False)),
+    ("Vik remained chairman of Hamar Bank until his death in 1983 .", "Hamar Bank",
+     ("1983", "1990"), (False, False, True)),
+    ("Lund played for Ajax through the 1995 season .", "Ajax", ("1995", "1999"),
+     (False, False, True)),
+    # No "until": the date begins the fact, as before.
+    ("Lund joined Ajax in 1995 .", "Ajax", ("1995", "1999"), (True, False, False)),
+    ("Lund was sold by Ajax in 1999 .", "Ajax", ("1995", "1999"), (False, True, False)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sentence", "name", "asked", "flags"), _UNTIL_CASES)
+def test_a_date_until_which_a_fact_held_ends_it(
+    nlp: Any, sentence: str, name: str, asked: tuple[str, str], flags: tuple[bool, ...]
+) -> None:
+    doc = nlp(sentence)
+    start, end = name_tokens(doc, name)
+    assert nearest_date(doc, start, end, dated_ends(doc, span_of(*asked))) == flags
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "answer"),
+    [
+        ("Who hosted Wander Weekly from 1987 to 1992?",
+         "Frank Ell hosted Wander Weekly until its 39th episode in 1987 , when Tom Gott took "
+         "over as host .", "Tom Gott"),
+        ("Who hosted Wander Weekly from 1981 to 1987?",
+         "Frank Ell hosted Wander Weekly until its 39th episode in 1987 , when Tom Gott took "
+         "over as host .", "Frank Ell"),
+        ("Where did Lotte Brandt live from 1944 to 1948?",
+         "Lotte Brandt stayed with friends in Rome until 1944 , then moved back to Berlin .",
+         "Berlin"),
+        ("Which club did Per Lund play for from 1995 to 1999?",
+         "Per Lund played for Ajax through the 1995 season and joined PSV in 1995 .", "PSV"),
+    ],
+)  # fmt: skip
+def test_the_reader_answers_with_what_held_after_an_until(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+    question: str,
+    evidence: str,
+    answer: str,
+) -> None:
+    assert short_answer(reader_with({}), question, evidence) == answer

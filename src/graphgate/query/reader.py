@@ -71,6 +71,7 @@ from graphgate.query.reader_evidence import (
 )
 from graphgate.query.reader_features import (
     WEIGHTS,
+    DatedEnd,
     Occurrence,
     bounds_met,
     dated_ends,
@@ -338,7 +339,7 @@ class Reader:
                 t.i for t in doc if t.lower_ in question.words or t.lemma_ in question.words
             ]
             dated_at: list[int] = []
-            dates: list[tuple[int, int, tuple[bool, bool]]] = []
+            dates: list[DatedEnd] = []
             if question.time is not None:  # the words next to a date inside the asked time
                 dated_at = [
                     i
@@ -372,12 +373,13 @@ class Reader:
                 inside = share_inside(question.words, doc, start, end, head)
                 near_q = min((abs(at - i) for i in asked_at), default=None)
                 near_d = min((abs(at - i) for i in dated_at), default=None)
-                # The date nearest the candidate says when its fact began.
-                begins, ends = nearest_date(doc, start, end, dates)
+                # The date nearest the candidate says when its fact began, or ended.
+                begins, ends, ended = nearest_date(doc, start, end, dates)
                 role = succession_role(doc, start, end)
                 in_row = row is not None and key == row.key
                 if in_row:  # the row's own span dates its name
                     begins, ends = bounds_met(sentence.text, question.time)
+                    ended = False
                 occurrence = Occurrence(
                     {
                         **said.values,
@@ -385,7 +387,9 @@ class Reader:
                         "time_start": float(begins),
                         "time_end_only": float(ends and not begins),
                         "wrong_side": float(
-                            (begins and role == LEAVING) or (ends and not begins and role == COMING)
+                            ended
+                            or (begins and role == LEAVING)
+                            or (ends and not begins and role == COMING)
                         ),
                         "near_question": nearness(near_q),
                         "near_date": nearness(near_d),

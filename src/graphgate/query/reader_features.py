@@ -113,14 +113,49 @@ def bounds_met(text: str, asked: TimeSpan | None) -> tuple[bool, bool]:
     return first in begun, last in begun
 
 
-def dated_ends(doc: Any, asked: TimeSpan) -> list[tuple[int, int, tuple[bool, bool]]]:
-    """The sentence's dates (first and last token) with ``bounds_met`` of each; a duration the
-    parser labels a date ("after 15 years") states no time and is none."""
+# A date that ends what its clause tells ("hosted the show until 1987", "till his death in
+# 1983", "through the 1995 season").
+_UNTIL = frozenset({"until", "till", "til", "through", "thru"})
+
+
+@dataclass(frozen=True)
+class DatedEnd:
+    """One date of a sentence: its first and last token, ``bounds_met`` of it, and where it
+    ends a fact ("until 1987"), the verb of the clause whose fact it ends (else -1)."""
+
+    first: int
+    last: int
+    met: tuple[bool, bool]
+    ends_verb: int = -1
+
+
+def dated_ends(doc: Any, asked: TimeSpan) -> list[DatedEnd]:
+    """The sentence's dates with ``bounds_met`` of each; a duration the parser labels a date
+    ("after 15 years") states no time and is none."""
     return [
-        (e.start, e.end - 1, bounds_met(e.text, asked))
+        DatedEnd(e.start, e.end - 1, bounds_met(e.text, asked), _ended_verb(e.root))
         for e in doc.ents
         if e.label_ == "DATE" and spans_in(e.text)
     ]
+
+
+def _ended_verb(token: Any) -> int:
+    """The verb whose fact the date ends, where an "until" governs the date ("until 1993",
+    "until its 39th episode in 1987"): -1 where none does."""
+    for _ in range(4):
+        if token.head.i == token.i or token.pos_ in {"VERB", "AUX"}:
+            return -1
+        if token.lower_ in _UNTIL and token.dep_ == "prep":
+            return int(_clause_verb(token).i)
+        token = token.head
+    return -1
+
+
+def _clause_verb(token: Any) -> Any:
+    """The nearest verb above the token (the token itself at the root)."""
+    while token.head.i != token.i and token.pos_ not in {"VERB", "AUX"}:
+        token = token.head
+    return token
 
 
 # A clause break between a candidate and a date counts as this many tokens more: in "Governor
@@ -129,15 +164,21 @@ _CLAUSE_BREAK = 3
 
 
 def nearest_date(
-    doc: Any, start: int, end: int, dates: Sequence[tuple[int, int, tuple[bool, bool]]]
-) -> tuple[bool, bool]:
-    """``bounds_met`` of the date (first and last token, flags) nearest the candidate's
-    tokens [start, end), a comma or semicolon between them counting as a few tokens more."""
-    if not dates:
-        return False, False
+    doc: Any, start: int, end: int, dates: Sequence[DatedEnd]
+) -> tuple[bool, bool, bool]:
+    """Of the date nearest the candidate's tokens [start, end) (a comma or semicolon between
+    them counting as a few tokens more): whether its fact began in the asked span's first year
+    and whether in its last (``bounds_met``), and whether it ended in the first.
 
-    def gap(date: tuple[int, int, tuple[bool, bool]]) -> int:
-        first, last = date[0], date[1]
+    A date that ends the candidate's own clause ("Elstner hosted the show until 1987") turns
+    them round: asked from 1987 to 1992, Elstner left as the span began; asked from 1983 to
+    1987, he held it to the span's end, as good as having begun with it. A name in another
+    clause beside it ("…, after which Rolf Wouters took over") is dated as by any date."""
+    if not dates:
+        return False, False, False
+
+    def gap(date: DatedEnd) -> int:
+        first, last = date.first, date.last
         if first >= end:
             between = range(end, first)
         elif last < start:
@@ -147,4 +188,8 @@ def nearest_date(
         breaks = sum(doc[i].text in {",", ";"} for i in between)
         return len(between) + _CLAUSE_BREAK * breaks
 
-    return min(dates, key=gap)[2]
+    date = min(dates, key=gap)
+    begins, ends = date.met
+    if date.ends_verb >= 0 and _clause_verb(doc[start:end].root).i == date.ends_verb:
+        return ends, False, begins
+    return begins, ends, False
