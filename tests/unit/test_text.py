@@ -162,3 +162,46 @@ def test_normalise_name_fast_path_for_ascii_agrees_with_decomposition() -> None:
     for ascii_name, accented in [("Cafe Muller", "Café Müller"), ("Jose's Co", "José's Co")]:
         assert normalise_name(ascii_name) == normalise_name(accented)
     assert normalise_name("The  Walt-Disney Company, Inc.") == "walt disney"
+
+
+# Items of a list, each a sentence, one with a dash inside it: wrapped at any width, each item
+# is still one sentence, and the dash that opens a wrapped line opens no item.
+_ITEMS = [
+    "Six catches for 163 yards and a touchdown against Carolina left Tom Vik with 812 yards,",
+    "A 40-yard run against Dallas in the fourth quarter — the longest of his career — sealed "
+    "the win for the visitors.",
+    "Named player of the month for October by the league.",
+]
+
+
+@pytest.mark.parametrize("marker", ["•", "-", "*"])
+@pytest.mark.parametrize("width", [40, 42, 52, 60, 79, 80])
+def test_a_wrapped_list_item_is_one_sentence(marker: str, width: int) -> None:
+    import textwrap
+
+    lines = ["His season so far:"]
+    for item in _ITEMS:
+        lines += textwrap.wrap(f"{marker} {item}", width, break_on_hyphens=False)
+    text = "\n".join(lines)
+    assert len(lines) > 1 + len(_ITEMS)  # some item was wrapped
+    found = [" ".join(text[a:b].split()) for a, b in sentence_spans(text)]
+    assert found == ["His season so far:", *(f"{marker} {item}" for item in _ITEMS)]
+
+
+def test_an_item_runs_on_only_where_its_line_was_wrapped() -> None:
+    """Indented under its marker, or carried on by a lower-case word: one item. A short row
+    ends at its line ("- 1994: Ann Lee" then a heading); a dash after a line that ends its
+    sentence opens an item."""
+    text = (
+        "- Ann Lee chaired the board,\n  then the council.\n- Bo Vik chaired it\nuntil 1999.\n"
+        "- 1994: Ann Lee\nCareer\nThe winners were these.\n— 1994: Ann Lee\n— 1995: Bo Vik"
+    )
+    assert [" ".join(text[a:b].split()) for a, b in sentence_spans(text)] == [
+        "- Ann Lee chaired the board, then the council.",
+        "- Bo Vik chaired it until 1999.",
+        "- 1994: Ann Lee",
+        "Career",
+        "The winners were these.",
+        "— 1994: Ann Lee",
+        "— 1995: Bo Vik",
+    ]

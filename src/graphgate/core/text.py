@@ -138,17 +138,73 @@ _BEFORE_NUMBER = re.compile(r"[A-Za-z]{1,4}")
 
 
 def _blocks(text: str) -> Iterator[tuple[int, int]]:
-    """(start, end) of each paragraph or list item: lines joined by hard wraps."""
+    """(start, end) of each paragraph or list item: lines joined by hard wraps. A list item
+    runs on over its wrapped lines (:func:`_continues`); a wrapped line that happens to open
+    with a dash ("— the year's first") is no item."""
     start = offset = 0
     lines = text.split("\n")
+    widths = _run_widths(lines)
+    items = [_is_item(lines, i, widths) for i in range(len(lines))]
+    in_item = False
     for i, line in enumerate(lines):
         end = offset + len(line)
         last = i == len(lines) - 1
+        in_item = in_item or items[i]
         following = lines[i + 1] if not last else ""
-        if last or not following.strip() or _ITEM.match(following) or _ITEM.match(line):
+        if (
+            last
+            or not following.strip()
+            or items[i + 1]
+            or (in_item and not _continues(line, following, widths[i]))
+        ):
             yield start, end
             start = end + 1
+            in_item = False
         offset = end + 1
+
+
+# A line at least this share of its paragraph's longest line was wrapped, not ended.
+_WRAP_SHARE = 0.6
+# A run of lines at least this wide may be hard-wrapped; a narrower one is a list of short
+# rows ("- 1994: Ann Lee" then a heading), no prose.
+_WRAP_WIDTH = 40
+_END_OF_LINE = re.compile(r"[.!?…:;][\"'”’)\]]*\s*$")
+
+
+def _run_widths(lines: list[str]) -> list[int]:
+    """For each line, the longest line of its run of non-blank lines."""
+    widths = [0] * len(lines)
+    first = 0
+    for i in range(len(lines) + 1):
+        if i == len(lines) or not lines[i].strip():
+            width = max((len(x.rstrip()) for x in lines[first:i]), default=0)
+            widths[first:i] = [width] * (i - first)
+            first = i + 1
+    return widths
+
+
+def _wrapped(line: str, width: int) -> bool:
+    """The line ran to its run's width and stopped mid-sentence: a hard wrap."""
+    return (
+        width >= _WRAP_WIDTH
+        and len(line.rstrip()) >= _WRAP_SHARE * width
+        and not _END_OF_LINE.search(line)
+    )
+
+
+def _is_item(lines: list[str], i: int, widths: list[int]) -> bool:
+    """A list item's first line; a dash after a hard-wrapped line carries its sentence on."""
+    line = lines[i]
+    if not _ITEM.match(line):
+        return False
+    dash = line.lstrip()[:1] in {"–", "—"}
+    return not (dash and i > 0 and lines[i - 1].strip() and _wrapped(lines[i - 1], widths[i]))
+
+
+def _continues(line: str, following: str, width: int) -> bool:
+    """An item's line runs on into the next (not an item): indented under it, carried on
+    by a lower-case word, or hard-wrapped."""
+    return following[:1] in {" ", "\t"} or following.lstrip()[:1].islower() or _wrapped(line, width)
 
 
 def _ends_sentence(text: str, mark: re.Match[str], begin: int, end: int) -> bool:
@@ -195,10 +251,6 @@ def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
                 first = start + len(raw) - len(raw.lstrip())
                 yield first, first + len(body)
             start = cut
-
-
-# A line at least this share of its paragraph's longest line was wrapped, not ended.
-_WRAP_SHARE = 0.6
 
 
 def _line_ends(text: str, begin: int, end: int) -> list[int]:
