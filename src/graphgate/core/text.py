@@ -269,6 +269,21 @@ def _line_ends(text: str, begin: int, end: int) -> list[int]:
     return out
 
 
+# A heading or a title page written in capitals ("PATHFINDER PHYSIOLOGY No. 1 CHILD'S HEALTH
+# PRIMER FOR PRIMARY CLASSES"): this many distinct words of four or more capital letters.
+_SHOUTED_WORDS = 3
+_SHOUTED = re.compile(r"\b[A-Z][A-Z'’]{3,}\b")
+
+
+def written_in_capitals(text: str) -> bool:
+    """Whether a sentence is a heading or a title page set in capitals: most of its letters
+    capitals, in several long words. Such a line names things and states nothing of them.
+    Letters ("WPSL ( 2011 ) , NWSL ( 2013–2020 )") are capitals too, but short and few."""
+    upper = sum(c.isupper() for c in text)
+    lower = sum(c.islower() for c in text)
+    return upper > lower and len(set(_SHOUTED.findall(text))) >= _SHOUTED_WORDS
+
+
 def first_sentence(text: str) -> str:
     """Up to the first end of a sentence, by the rules of :func:`sentence_spans`."""
     for mark in _END_MARK.finditer(text):

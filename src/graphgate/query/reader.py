@@ -33,7 +33,12 @@ from typing import Any
 
 import numpy as np
 
-from graphgate.core.text import content_word_set, normalise_name, squash
+from graphgate.core.text import (
+    content_word_set,
+    normalise_name,
+    squash,
+    written_in_capitals,
+)
 from graphgate.embed.base import Embedder
 from graphgate.query.answer_type import (
     DATES,
@@ -334,6 +339,10 @@ class Reader:
             if asked_of and not states_any(asked_of, sentence.text):
                 continue
             if verbs and not states_verb(doc, verbs):
+                continue
+            # A heading or a title page in capitals names things and states nothing of them:
+            # asked what a book says, its title page's names answer nothing.
+            if written_in_capitals(sentence.text):
                 continue
             asked_at = [
                 t.i for t in doc if t.lower_ in question.words or t.lemma_ in question.words
