@@ -77,6 +77,9 @@ _UNTIL_CASES = [
      ("1983", "1990"), (False, False, True)),
     ("Lund played for Ajax through the 1995 season .", "Ajax", ("1995", "1999"),
      (False, False, True)),
+    # "through" a means, not a time: the date begins the fact.
+    ("Lund came to Ajax through a transfer in 1995 .", "Ajax", ("1995", "1999"),
+     (True, False, False)),
     # No "until": the date begins the fact, as before.
     ("Lund joined Ajax in 1995 .", "Ajax", ("1995", "1999"), (True, False, False)),
     ("Lund was sold by Ajax in 1999 .", "Ajax", ("1995", "1999"), (False, True, False)),

@@ -114,8 +114,10 @@ def bounds_met(text: str, asked: TimeSpan | None) -> tuple[bool, bool]:
 
 
 # A date that ends what its clause tells ("hosted the show until 1987", "till his death in
-# 1983", "through the 1995 season").
-_UNTIL = frozenset({"until", "till", "til", "through", "thru"})
+# 1983"); "through" only with the date its own object ("through the 1995 season", not "through
+# a transfer in 1995").
+_UNTIL = frozenset({"until", "till", "til"})
+_THROUGH = frozenset({"through", "thru"})
 
 
 @dataclass(frozen=True)
@@ -142,10 +144,11 @@ def dated_ends(doc: Any, asked: TimeSpan) -> list[DatedEnd]:
 def _ended_verb(token: Any) -> int:
     """The verb whose fact the date ends, where an "until" governs the date ("until 1993",
     "until its 39th episode in 1987"): -1 where none does."""
-    for _ in range(4):
+    for step in range(4):
         if token.head.i == token.i or token.pos_ in {"VERB", "AUX"}:
             return -1
-        if token.lower_ in _UNTIL and token.dep_ == "prep":
+        until = token.lower_ in _UNTIL or (token.lower_ in _THROUGH and step == 1)
+        if until and token.dep_ == "prep":
             return int(_clause_verb(token).i)
         token = token.head
     return -1
