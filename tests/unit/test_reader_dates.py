@@ -1,6 +1,8 @@
 """Which date dates a candidate: the nearest one that states a time, a comma or semicolon
 between them counting as a few tokens more, so that in a sentence listing several facts each
-with its own dates, each fact keeps its own."""
+with its own dates, each fact keeps its own. A date an "until" governs ("hosted the show until
+1987") ends the fact of its own clause instead of beginning it: asked from that date on, the
+name left as the span began; asked up to it, the name held to the span's end."""
 
 from __future__ import annotations
 
