@@ -183,13 +183,14 @@ def _run_widths(lines: list[str]) -> list[int]:
     return widths
 
 
+def _reaches(line: str, width: int) -> bool:
+    """The line runs (nearly) to the width of the lines around it."""
+    return len(line.rstrip()) >= _WRAP_SHARE * width
+
+
 def _wrapped(line: str, width: int) -> bool:
     """The line ran to its run's width and stopped mid-sentence: a hard wrap."""
-    return (
-        width >= _WRAP_WIDTH
-        and len(line.rstrip()) >= _WRAP_SHARE * width
-        and not _END_OF_LINE.search(line)
-    )
+    return width >= _WRAP_WIDTH and _reaches(line, width) and not _END_OF_LINE.search(line)
 
 
 def _is_item(lines: list[str], i: int, widths: list[int]) -> bool:
@@ -262,8 +263,7 @@ def _line_ends(text: str, begin: int, end: int) -> list[int]:
     offset = begin
     for line, following in itertools.pairwise(lines):
         offset += len(line)
-        wrapped = len(line.rstrip()) >= _WRAP_SHARE * width
-        if not wrapped and not following.lstrip()[:1].islower():
+        if not _reaches(line, width) and not following.lstrip()[:1].islower():
             out.append(offset)
         offset += 1
     return out

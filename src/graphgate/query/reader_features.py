@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphgate.core.dates import TimeSpan, spans_in
+from graphgate.query.reader_syntax import VERBS, clause_verb
 
 FEATURES: tuple[str, ...] = (
     "similarity",  # cosine of the sentence to the question
@@ -145,20 +146,13 @@ def _ended_verb(token: Any) -> int:
     """The verb whose fact the date ends, where an "until" governs the date ("until 1993",
     "until its 39th episode in 1987"): -1 where none does."""
     for step in range(4):
-        if token.head.i == token.i or token.pos_ in {"VERB", "AUX"}:
+        if token.head.i == token.i or token.pos_ in VERBS:
             return -1
         until = token.lower_ in _UNTIL or (token.lower_ in _THROUGH and step == 1)
         if until and token.dep_ == "prep":
-            return int(_clause_verb(token).i)
+            return int(clause_verb(token).i)
         token = token.head
     return -1
-
-
-def _clause_verb(token: Any) -> Any:
-    """The nearest verb above the token (the token itself at the root)."""
-    while token.head.i != token.i and token.pos_ not in {"VERB", "AUX"}:
-        token = token.head
-    return token
 
 
 # A clause break between a candidate and a date counts as this many tokens more: in "Governor
@@ -193,6 +187,6 @@ def nearest_date(
 
     date = min(dates, key=gap)
     begins, ends = date.met
-    if date.ends_verb >= 0 and _clause_verb(doc[start:end].root).i == date.ends_verb:
+    if date.ends_verb >= 0 and clause_verb(doc[start:end].root).i == date.ends_verb:
         return ends, False, begins
     return begins, ends, False

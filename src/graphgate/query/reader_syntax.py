@@ -47,7 +47,7 @@ _ENDED = re.compile(
     re.I,
 )
 # What heads a sentence rather than a fragment ("Peter Lund, a son of the preceding.").
-_VERBS = frozenset({"VERB", "AUX"})
+VERBS = frozenset({"VERB", "AUX"})
 _FRAGMENT = 0.5
 _UNTIL = frozenset({"-", "–", "—", "to", "until", "till", "through"})
 
@@ -218,7 +218,14 @@ def prominence(doc: Any, start: int, end: int) -> float:
     token, hops = doc[start:end].root, 0
     while token.head.i != token.i and hops < len(doc):
         token, hops = token.head, hops + 1
-    return 1.0 / (1.0 + hops) if token.pos_ in _VERBS else _FRAGMENT
+    return 1.0 / (1.0 + hops) if token.pos_ in VERBS else _FRAGMENT
+
+
+def clause_verb(token: Any) -> Any:
+    """The nearest verb above the token (the token itself, a verb or the root)."""
+    while token.head.i != token.i and token.pos_ not in VERBS:
+        token = token.head
+    return token
 
 
 def _meets_either(token: Any, asked: frozenset[str]) -> bool:
