@@ -288,6 +288,33 @@ def test_the_noun_asked_is_neither_a_time_nor_a_possessor(
 
 
 @pytest.mark.parametrize(
+    ("question", "head", "label"),
+    [
+        # A noun for a person asks for a person, whatever the person's post or tie.
+        ("The quiz show Lucky Door had which host or hosts from 2004 to 2012?", "host", "PERSON"),
+        ("Vale University had what rector from 1991 to 1993?", "rector", "PERSON"),
+        ("Which Habsburg ruler owned the Lund Altarpiece from 1516 to 1530?", "ruler", "PERSON"),
+        ("Which Earl owned Tarn Castle from 1313 to 1332?", "earl", "PERSON"),
+        ("Which public figure was seen with the Hawks' tight end?", "figure", "PERSON"),
+        ("Ivo Brandt was married to which spouse in 1990?", "spouse", "PERSON"),
+        # A noun for a body of people asks for an organisation.
+        ("Ada Lund became a part of which association in 1983?", "association", "ORG"),
+        ("Tom Reyes became part of what org. in 2010?", "org", "ORG"),
+        ("Which political faction was Ivo Brandt affiliated with from 1963 to 1990?",
+         "faction", "ORG"),
+        ("Which railway operated the Lund Line from 1927 to 1995?", "railway", "ORG"),
+    ],
+)  # fmt: skip
+def test_a_noun_for_a_person_or_a_body_asks_for_one(
+    nlp: Any, question: str, head: str, label: str
+) -> None:
+    read = read_question(question)
+    expected = expected_answer(read, read.parse(lambda: nlp))
+    assert (expected.kind, expected.head, label in expected.labels) == ("entity", head, True)
+    assert ("PERSON" in expected.labels) is (label == "PERSON")
+
+
+@pytest.mark.parametrize(
     ("question", "kind", "head"),
     [
         ("Mara Quinn coaches at a college which also runs a campus in which Oregon city?",
@@ -368,6 +395,32 @@ def test_which_actress_is_answered_by_whom_the_sentence_calls_one(
         f"Harbor Lights is a 2009 drama film starring {actor}.",
     )
     assert short_answer(reader_with({}), question, *evidence) == actor
+
+
+@pytest.mark.parametrize(
+    ("question", "person", "evidence"),
+    [
+        ("The show Lucky Door had which host from 2004 to 2012?", "Mara Quinn",
+         ("Lucky Door is a game show broadcast by Nordvision from 2004 to 2012 .",
+          "From 2004 to 2012 the show was hosted by Mara Quinn .")),
+        ("The show Quiz Hour had which host from 2004 to 2012?", "Tom Reyes",
+         ("Quiz Hour is a game show broadcast by Radio Lyra from 2004 to 2012 .",
+          "From 2004 to 2012 the show was presented by Tom Reyes .")),
+        ("Vale University had what rector from 1991 to 1993?", "Ada Lund",
+         ("Vale University was founded in 1991 by the Open Society Institute .",
+          "Ada Lund served as its rector from 1991 to 1993 .")),
+        ("Vale University had what rector from 1991 to 1993?", "Karl Lenz",
+         ("Vale University was founded in 1991 by the Open Society Institute .",
+          "Karl Lenz served as its rector from 1991 to 1993 .")),
+    ],
+)  # fmt: skip
+def test_a_host_or_a_rector_is_a_person_not_the_body_nearer_the_question(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str, person: str,
+    evidence: tuple[str, str],
+) -> None:  # fmt: skip
+    """The broadcaster and the founder share the question's words and dates; only the person
+    holds the post asked."""
+    assert short_answer(reader_with({}), question, *evidence) == person
 
 
 @pytest.mark.parametrize(
