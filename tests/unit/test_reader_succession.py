@@ -1,8 +1,9 @@
 """A sentence telling of a change of hands names who left and who came beside one date: asked
 what held from that date on, the one who came answers; asked what held until it, the one who
 left. Shown on the roles the parse gives in many phrasings (replaced / succeeded, active and
-passive, resigned, sacked, left X to join Y, a transfer from X), on sentences telling of no
-change, and end to end through the reader with the feature's weight and without it."""
+passive, resigned, sacked, left X to join Y, a transfer from X, resigned or withdrew from X), on
+sentences telling of no change, and end to end through the reader with the feature's weight and
+without it."""
 
 from __future__ import annotations
 
@@ -39,6 +40,12 @@ _BRINK_TO_LUND = "Tomas Brink was replaced by Ada Lund as the coach of Kelso Rov
         (_TRANSFER, "Kelso Rovers", COMING),
         ("In 2013 , Vik was loaned by Harlow Town to Kelso Rovers .", "Kelso Rovers", COMING),
         ("Vik signed for Kelso Rovers in 2006 .", "Kelso Rovers", COMING),
+        # Resigned, withdrew, retired, was expelled from Y: Y is left.
+        ("Lund resigned from the Norland Party on 15 March 1972 .", "the Norland Party", LEAVING),
+        ("Before resigning from the NLP in 1972 , Lund led it .", "NLP", LEAVING),
+        ("In 1980 Lund withdrew from the Labour Front .", "the Labour Front", LEAVING),
+        ("Lund was expelled from the Workers Party in 1968 .", "the Workers Party", LEAVING),
+        ("Lund retired from Harlow Motors in 2001 .", "Harlow Motors", LEAVING),
         # No change of hands told: the lender, a winner, a graduate's college.
         ("In 2013 , Vik was loaned by Harlow Town to Kelso Rovers .", "Harlow Town", NONE),
         ("Tomas Brink won the league with Kelso Rovers in 2008 .", "Tomas Brink", NONE),
@@ -76,6 +83,25 @@ def test_the_side_a_name_takes_in_a_change_of_hands(
             "Who led Norland from 1991 to 2002?",
             ["Ada Lund , the leader of Norland , resigned in 1991 and Tomas Brink took office ."],
             "Tomas Brink",
+        ),
+        (
+            "Ada Lund was a member of which political party from 1972 to 1976?",
+            ["In 1972 Lund withdrew from the Norland Party and founded the Free Movement ."],
+            "the Free Movement",
+        ),
+        (
+            "Ivo Brandt was a member of which political party from 1972 to 1976?",
+            ["In 1972 Brandt withdrew from the Farmers League and founded the Green Alliance ."],
+            "the Green Alliance",
+        ),
+        (
+            "Ivo Brandt was a member of which political party from 1972 to 1976?",
+            [
+                "Ivo Brandt resigned from the Farmers League in 1972 , claiming that it had "
+                "lost its way .",
+                "In 1972 Brandt founded the Green Alliance .",
+            ],
+            "the Green Alliance",
         ),
         (
             "Who was the head coach of Kelso Rovers from 2008 to 2009?",

@@ -1,6 +1,7 @@
 """Who left and who came, in a sentence that tells of a change of hands: "Baldini resigned …,
 being replaced by Walter Zenga", "Kaunda was succeeded by Frederick Chiluba in 1991", "Mills
-left Alfreton to return to Tamworth", "joined on a free transfer from Lyon".
+left Alfreton to return to Tamworth", "joined on a free transfer from Lyon", "resigned from the
+party in 1972".
 
 Such a sentence names both sides of the change beside one date. Asked what held from that date
 on, the one who came answers; asked what held until it, the one who left (query/reader.py
@@ -25,6 +26,11 @@ _OBJECT_LEFT = frozenset({"leave", "quit"})
 # "joined / signed for / moved to / was loaned to X": X is reached; "… from Y": Y is left.
 _MOVES = frozenset({"join", "sign", "move", "transfer", "loan", "return", "switch", "arrive"})
 _TOWARDS = frozenset({"to", "for", "with"})
+# "resigned / retired / withdrew / was expelled from Y": Y is left (a graduate tells of no
+# change of hands: the school was done with, not left for another).
+_LEFT_FROM = _SUBJECT_LEAVES | frozenset(
+    {"withdraw", "defect", "expel", "split", "secede", "release", "discharge"}
+)
 
 
 def succession_role(doc: Any, start: int, end: int) -> int:
@@ -55,4 +61,6 @@ def succession_role(doc: Any, start: int, end: int) -> int:
             return COMING
         if verb in _MOVES:
             return LEAVING if word == "from" else COMING if word in _TOWARDS else NONE
+        if word == "from" and verb in _LEFT_FROM:
+            return LEAVING
     return NONE
