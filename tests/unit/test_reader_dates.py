@@ -1,8 +1,9 @@
-"""Which date dates a candidate: the nearest one that states a time, a comma or semicolon
-between them counting as a few tokens more, so that in a sentence listing several facts each
-with its own dates, each fact keeps its own. A date an "until" governs ("hosted the show until
-1987") ends the fact of its own clause instead of beginning it: asked from that date on, the
-name left as the span began; asked up to it, the name held to the span's end."""
+"""Which date dates a candidate: the nearest one that states a time, a comma, semicolon or
+"and" between them counting as a few tokens more, and two dates joined by "to" one range, so
+that in a sentence listing several facts each with its own dates, each fact keeps its own. A
+date an "until" governs ("hosted the show until 1987") ends the fact of its own clause instead
+of beginning it: asked from that date on, the name left as the span began; asked up to it, the
+name held to the span's end. A name whose date lies outside the asked time answers last."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def test_a_duration_is_no_date(nlp: Any, sentence: str) -> None:
     ends = dated_ends(doc, ASKED)
     assert ends and all("1983" in doc[d.first : d.last + 1].text for d in ends)
     start, end = name_tokens(doc, "Vik")
-    assert nearest_date(doc, start, end, ends) == (True, False, False)
+    assert nearest_date(doc, start, end, ends)[:3] == (True, False, False)
 
 
 # (sentence, name, asked, flags): (began in the asked span's first year, began in its last,
@@ -94,7 +95,71 @@ def test_a_date_until_which_a_fact_held_ends_it(
 ) -> None:
     doc = nlp(sentence)
     start, end = name_tokens(doc, name)
-    assert nearest_date(doc, start, end, dated_ends(doc, span_of(*asked))) == flags
+    assert nearest_date(doc, start, end, dated_ends(doc, span_of(*asked)))[:3] == flags
+
+
+# (sentence, name, asked, outside): the date nearest the name dates a fact that held outside
+# the asked time — begun after it, a range missing it, or ended ("until") before it. An event
+# before it ("in 1955") may still hold in it, and is not outside.
+_OUTSIDE_CASES = [
+    ("Karl Holm worked in Oslo in 1955 , in Bergen from 1960 to 1965 , and in Stockholm from "
+     "1970 .", "Stockholm", ("1962", "1964"), True),
+    ("Karl Holm worked in Oslo in 1955 , in Bergen from 1960 to 1965 , and in Stockholm from "
+     "1970 .", "Bergen", ("1962", "1964"), False),
+    ("Karl Holm worked in Oslo in 1955 , in Bergen from 1960 to 1965 , and in Stockholm from "
+     "1970 .", "Oslo", ("1962", "1964"), False),
+    ("Ada Lund stayed in Rome from 1935 to 1938 and in Berlin from 1939 to 1944 .", "Rome",
+     ("1940", "1943"), True),
+    ("Ada Lund stayed in Rome from 1935 to 1938 and in Berlin from 1939 to 1944 .", "Berlin",
+     ("1940", "1943"), False),
+    ("Holm stayed in Rome till 1939 , then moved back to Berlin .", "Rome", ("1944", "1948"),
+     True),
+    ("Holm stayed in Rome till 1950 , then moved back to Berlin .", "Rome", ("1944", "1948"),
+     False),
+    ("Holm stayed in Rome till 1939 , then moved back to Berlin .", "Berlin", ("1944", "1948"),
+     False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sentence", "name", "asked", "outside"), _OUTSIDE_CASES)
+def test_a_date_outside_the_asked_time_dates_a_name_beside_it(
+    nlp: Any, sentence: str, name: str, asked: tuple[str, str], outside: bool
+) -> None:
+    doc = nlp(sentence)
+    start, end = name_tokens(doc, name)
+    assert nearest_date(doc, start, end, dated_ends(doc, span_of(*asked)))[3] is outside
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "answer"),
+    [
+        ("Where did Ada Lund live from 1940 to 1943?",
+         "After stays in Rome from 1935 to 1938 and Berlin from 1939 to 1944 , Ada Lund settled "
+         "in Paris in 1950 .", "Berlin"),
+        ("Which company employed Tom Reyes from 1991 to 1993?",
+         "Tom Reyes worked for IBM from 1980 to 1989 , for Microsoft from 1990 to 1995 and for "
+         "Google from 2001 .", "Microsoft"),
+        ("Which company employed Tom Reyes from 2002 to 2004?",
+         "Tom Reyes worked for IBM from 1980 to 1989 , for Microsoft from 1990 to 1995 and for "
+         "Google from 2001 to 2005 .", "Google"),
+        ("Which party did Ivo Brandt belong to from 1982 to 1988?",
+         "Ivo Brandt was a member of the Labour Party from 1970 to 1979 and of the Green Party "
+         "from 1980 to 1990 .", "the Green Party"),
+        ("Which club did Per Vik coach from 2006 to 2007?",
+         "Per Vik coached Ajax from 1998 to 2001 , Feyenoord from 2005 to 2008 and Celtic from "
+         "2010 .", "Feyenoord"),
+    ],
+)  # fmt: skip
+def test_a_list_entry_dated_outside_the_asked_time_does_not_answer(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+    question: str,
+    evidence: str,
+    answer: str,
+) -> None:
+    """Each entry of the list is dated by its own range; the asked time falls inside one and
+    begins none. Without the entries' dates weighed, the reader abstains or names another."""
+    assert short_answer(reader_with({}), question, evidence) == answer
+    assert short_answer(reader_with({"date_outside": 0.0}), question, evidence) != answer
 
 
 @pytest.mark.parametrize(

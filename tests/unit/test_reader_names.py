@@ -17,8 +17,14 @@ from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.answer_type import expected_answer
 from graphgate.query.question import read_question
 from graphgate.query.reader_evidence import abbreviation_of, asks_abbreviation
-from graphgate.query.reader_names import lent_names, nickname_of, shares_a_name
-from tests.unit.conftest import short_answer
+from graphgate.query.reader_names import (
+    lent_names,
+    nickname_of,
+    part_of_named,
+    shares_a_name,
+    unlabelled_name,
+)
+from tests.unit.conftest import name_tokens, short_answer
 
 
 @pytest.mark.parametrize(
@@ -140,6 +146,80 @@ def test_a_relative_sharing_the_name_asked_answers(
     question = "Who is the son of the singer Audrey Lind?"
     evidence = "Audrey Lind gave birth to her son, Hank Lind, in 1949 in Alabama."
     assert short_answer(reader_with({}), question, evidence) == "Hank Lind"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "piece", "asked", "part"),
+    [
+        # The parser cut the first names off the full name of the person the question names.
+        ("El Hadji Baye Oumar Niasse ( born 1990 ) is a Senegalese footballer .", "El Hadji",
+         "Oumar Niasse", True),
+        ("Maria Ines Ana Kade ( born 1971 ) is a Chilean rower .", "Maria Ines", "Ana Kade", True),
+        ("Sir Tomas Brink Lund was a Danish admiral .", "Sir Tomas", "Brink Lund", True),
+        # A common noun, a verb or a comma stands between: another name.
+        ("Everton striker Oumar Niasse joined Hull City in 2017 .", "Everton", "Oumar Niasse",
+         False),
+        ("Oumar Niasse joined Hull City in January 2017 .", "Hull City", "Oumar Niasse", False),
+        ("Ana Kade married Tomas Brink , a rower , in 1995 .", "Tomas Brink", "Ana Kade", False),
+        # A title the question asks in lower case is no name it gives; nor is a word not a name.
+        ("The portrait was sold to Colonel James Hay in 1815 .", "James Hay", "which colonel",
+         False),
+        ("Sir John Downer was twice Premier of South Australia .", "twice", "premier", False),
+        # A relative is asked: the answer is expected to carry the question's name.
+        ("Margrete Aamot Lund was a Norwegian resistance member .", "Margrete Aamot",
+         "the wife of Per Lund", False),
+    ],
+)  # fmt: skip
+def test_a_piece_of_the_name_the_question_gives_is_part_of_it(
+    nlp: Any, sentence: str, piece: str, asked: str, part: bool
+) -> None:
+    doc = nlp(sentence)
+    assert part_of_named(doc, *name_tokens(doc, piece), lent_names(f"Of {asked}?")) is part
+
+
+@pytest.mark.parametrize(
+    ("label", "text", "name"),
+    [
+        ("NOUN_PHRASE", "Charles Henry Holden", True),
+        ("NOUN_PHRASE", "Ada Lund", True),
+        # A phrase with a common word, or a name the parser typed, is not read as a person's.
+        ("NOUN_PHRASE", "the Holden Building", False),
+        ("NOUN_PHRASE", "London Underground stations", False),
+        ("ORG", "Koch Industries", False),
+        ("PERSON", "Ada Lund", False),
+    ],
+)
+def test_an_unlabelled_name_is_read_as_a_persons(label: str, text: str, name: bool) -> None:
+    """ "Charles Henry Holden", left unlabelled, shares "Holden" with "what work did the
+    architect Holden publish": it is the architect, no work of his."""
+    assert unlabelled_name(label, text) is name
+    assert shares_a_name(text, lent_names("What did the architect Holden publish?")) is (
+        "Holden" in text
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "answer"),
+    [
+        # The first names of a real footballer's full name outrank his club without the rule.
+        ("What team did Senegalese footballer Oumar Niasse play for in 2016?",
+         ("El Hadji Baye Oumar Niasse ( born 18 April 1990 ) is a Senegalese professional "
+          "footballer who plays as a striker .",
+          "In February 2016 , Niasse joined Everton for a fee of £13.5 million ."),
+         "Everton"),
+        # With invented names the team wins with or without the rule: a control.
+        ("What team did Chilean footballer Ana Kade play for in 2016?",
+         ("Maria Ines Ana Kade ( born 2 May 1991 ) is a Chilean professional footballer who "
+          "plays as a striker .",
+          "In March 2016 , Kade joined Harlow Town for an undisclosed fee ."),
+         "Harlow Town"),
+    ],
+)  # fmt: skip
+def test_the_rest_of_the_asked_name_is_not_the_answer(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str,
+    evidence: tuple[str, str], answer: str,
+) -> None:  # fmt: skip
+    assert short_answer(reader_with({}), question, *evidence) == answer
 
 
 @pytest.mark.parametrize(

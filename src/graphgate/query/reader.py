@@ -45,6 +45,7 @@ from graphgate.query.answer_type import (
     GENERIC_HEADS,
     NAMED,
     PEOPLE,
+    PLACES,
     ExpectedAnswer,
     expected_answer,
     names_other_kind,
@@ -83,7 +84,7 @@ from graphgate.query.reader_features import (
     nearest_date,
     nearness,
 )
-from graphgate.query.reader_names import lent_names, lent_to
+from graphgate.query.reader_names import lent_names, lent_to, part_of_named, unlabelled_name
 from graphgate.query.reader_rows import row_span
 from graphgate.query.reader_succession import COMING, LEAVING, succession_role
 from graphgate.query.reader_syntax import (
@@ -111,6 +112,11 @@ _FITS_BONUS = 0.3
 _CACHE_LIMIT = 4096
 # Labels that say a candidate is a name (of a person, an organisation, a place, a work).
 _NAME_LABELS = NAMED | {PROPER_NAME, DESCRIBED}
+
+
+# A place or a people opening a longer name may answer by itself: "Kansas City" of the
+# "Kansas City Chiefs" for where the Chiefs play.
+_PLACE_LIKE = PLACES | {"NORP"}
 
 
 @dataclass(frozen=True)
@@ -372,7 +378,18 @@ class Reader:
                     # A person the parser named, asked for a team: one sharing the question's
                     # names ("Salvinu Schembri" for "André Schembri's team") is kin, no team.
                     or (label == PROPER_NAME and bool(words & question.words))
-                    or lent_to(text, sentence.text, lent, person=label in PEOPLE)
+                    # An unlabelled name ("Charles Henry Holden" for "what work did the
+                    # architect Holden publish") is read as a person's.
+                    or lent_to(
+                        text,
+                        sentence.text,
+                        lent,
+                        person=label in PEOPLE or unlabelled_name(label, text),
+                    )
+                    # A piece of the question's own name ("El Hadji" of "El Hadji Baye Oumar
+                    # Niasse"; a wife's is asked, "Margrete Aamot Øverland", lends none); a
+                    # place opening a name ("Kansas City" Chiefs) may answer.
+                    or (label not in _PLACE_LIKE and part_of_named(doc, start, end, lent))
                     or (not opponent_asked and opposed(doc, start, end))  # "against Everton"
                 ):
                     continue  # the question names it: not its answer
@@ -383,12 +400,12 @@ class Reader:
                 near_q = min((abs(at - i) for i in asked_at), default=None)
                 near_d = min((abs(at - i) for i in dated_at), default=None)
                 # The date nearest the candidate says when its fact began, or ended.
-                begins, ends, ended = nearest_date(doc, start, end, dates)
+                begins, ends, ended, outside = nearest_date(doc, start, end, dates)
                 role = succession_role(doc, start, end)
                 in_row = row is not None and key == row.key
                 if in_row:  # the row's own span dates its name
                     begins, ends = bounds_met(sentence.text, question.time)
-                    ended = False
+                    ended = outside = False
                 occurrence = Occurrence(
                     {
                         **said.values,
@@ -400,6 +417,7 @@ class Reader:
                             or (begins and role == LEAVING)
                             or (ends and not begins and role == COMING)
                         ),
+                        "date_outside": float(outside),
                         "near_question": nearness(near_q),
                         "near_date": nearness(near_d),
                         "graph": graph_vote(key, related) / GRAPH_BONUS,

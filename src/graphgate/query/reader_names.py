@@ -1,12 +1,15 @@
 """Names the question lends to the evidence: a person sharing one is kin or a namesake of
 what the question names ("Max Ramsay" for "Kate Ramsay … created by whom?"), an answer only
 where a relative is asked; so is one the evidence calls by a nickname ('Tim Cratchit ("Tiny
-Tim")' for "Bob Cratchit's employer")."""
+Tim")' for "Bob Cratchit's employer"), and a piece of the question's own name the parser cut
+off ("El Hadji" of "El Hadji Baye Oumar Niasse" for "Oumar Niasse's team")."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
+from graphgate.query.answer_type import NOUN_PHRASE
 from graphgate.query.reader_evidence import NAME_JOINERS
 
 # Words that ask after a relative: an answer sharing a name of the question is then expected
@@ -69,3 +72,35 @@ def lent_to(candidate: str, sentence: str, lent: frozenset[str], person: bool) -
     if person and shares_a_name(candidate, lent):
         return True
     return shares_a_name(nickname_of(candidate, sentence) or "", lent)
+
+
+def part_of_named(doc: Any, start: int, end: int, names: frozenset[str]) -> bool:
+    """The candidate's tokens [start, end), proper nouns, run on through proper nouns into a
+    name the question lends (``names``, ``lent_names``): the parser cut a piece off that name
+    ("El Hadji" of "El Hadji Baye Oumar Niasse", asked of "Oumar Niasse"). A title the
+    question asks in lower case ("which colonel": "Colonel James Hay") lends no name."""
+    dated = {i for e in doc.ents if e.label_ in {"DATE", "TIME"} for i in range(e.start, e.end)}
+
+    def name_word(i: int) -> bool:
+        token = doc[i]
+        return bool(token.pos_ == "PROPN" and token.text[:1].isupper() and i not in dated)
+
+    if not names or end <= start or not all(name_word(i) for i in range(start, end)):
+        return False
+    run: list[int] = []
+    i = start - 1
+    while i >= 0 and name_word(i):
+        run.append(i)
+        i -= 1
+    i = end
+    while i < len(doc) and name_word(i):
+        run.append(i)
+        i += 1
+    return any(doc[i].lower_ in names for i in run)
+
+
+def unlabelled_name(label: str, text: str) -> bool:
+    """A noun phrase the parser gave no entity label, every word of it capitalised: a name of
+    no known type, as likely a person's as any ("Koch Industries", labelled, is no person)."""
+    words = text.split()
+    return label == NOUN_PHRASE and bool(words) and all(w[:1].isupper() for w in words)
