@@ -202,10 +202,11 @@ _BREAKS = frozenset({",", ";", "and", "or", "but"})
 def nearest_date(
     doc: Any, start: int, end: int, dates: Sequence[DatedEnd]
 ) -> tuple[bool, bool, bool, bool]:
-    """Of the date nearest the candidate's tokens [start, end) (a comma or semicolon between
-    them counting as a few tokens more): whether its fact began in the asked span's first year
-    and whether in its last (``bounds_met``), whether it ended in the first, and whether it
-    held outside the asked time (a list's other entry: "Rome in 1935 , Berlin in 1944").
+    """Of the date nearest the candidate's tokens [start, end) (a comma, semicolon or
+    conjunction between them counting as a few tokens more): whether its fact began in the
+    asked span's first year and whether in its last (``bounds_met``), whether it ended in the
+    first, and whether it held outside the asked time (a list's other entry: "Rome in 1935 ,
+    Berlin in 1944").
 
     A date that ends the candidate's own clause ("Elstner hosted the show until 1987") turns
     them round: asked from 1987 to 1992, Elstner left as the span began; asked from 1983 to

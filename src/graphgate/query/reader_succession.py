@@ -26,8 +26,8 @@ _OBJECT_LEFT = frozenset({"leave", "quit"})
 # "joined / signed for / moved to / was loaned to X": X is reached; "… from Y": Y is left.
 _MOVES = frozenset({"join", "sign", "move", "transfer", "loan", "return", "switch", "arrive"})
 _TOWARDS = frozenset({"to", "for", "with"})
-# "resigned / retired / withdrew / was expelled from Y": Y is left (a graduate tells of no
-# change of hands: the school was done with, not left for another).
+# "resigned / retired / withdrew / was expelled from Y": Y is left ("graduated from" a school
+# stays no change of hands).
 _LEFT_FROM = _SUBJECT_LEAVES | frozenset(
     {"withdraw", "defect", "expel", "split", "secede", "release", "discharge"}
 )
