@@ -23,6 +23,7 @@ from typing import Any
 
 from graphgate.core.dates import TimeSpan, spans_in
 from graphgate.query.reader_syntax import VERBS, clause_verb
+from graphgate.query.temporal import CONTRADICTS, sentence_fit
 
 FEATURES: tuple[str, ...] = (
     "similarity",  # cosine of the sentence to the question
@@ -162,21 +163,20 @@ def dated_ends(doc: Any, asked: TimeSpan) -> list[DatedEnd]:
             dates.append(
                 DatedEnd(
                     e.start, last, bounds_met(text, asked), _ended_verb(e.root),
-                    _outside(spans, asked, ends=False), _outside(spans, asked, ends=True),
+                    # Begun after the asked time or a range missing it; an event before
+                    # it ("joined in 1990") may still hold in it (query/temporal.py).
+                    asked.start is not None and sentence_fit(text, asked)[0] == CONTRADICTS,
+                    _ended_before(spans, asked),
                 )
             )  # fmt: skip
     return dates
 
 
-def _outside(spans: Sequence[TimeSpan], asked: TimeSpan, ends: bool) -> bool:
-    """What the date dates held outside the asked time: it began after it, or a range of it
-    misses it; or, where the date ``ends`` the fact ("until 1987"), it ended before it. An
-    event before the asked time ("joined in 1990") may still hold in it."""
+def _ended_before(spans: Sequence[TimeSpan], asked: TimeSpan) -> bool:
+    """A date that ends its fact ("until 1987") ended it before the asked time."""
     if asked.start is None or any(s.overlaps(asked) for s in spans):
         return False
-    if ends:
-        return all(s.end is not None and s.end < asked.start for s in spans)
-    return not any(s.point and s.end is not None and s.end < asked.start for s in spans)
+    return all(s.end is not None and s.end < asked.start for s in spans)
 
 
 def _ended_verb(token: Any) -> int:

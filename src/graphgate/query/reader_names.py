@@ -79,13 +79,15 @@ def part_of_named(doc: Any, start: int, end: int, names: frozenset[str]) -> bool
     name the question lends (``names``, ``lent_names``): the parser cut a piece off that name
     ("El Hadji" of "El Hadji Baye Oumar Niasse", asked of "Oumar Niasse"). A title the
     question asks in lower case ("which colonel": "Colonel James Hay") lends no name."""
+    if not names or end <= start:
+        return False
     dated = {i for e in doc.ents if e.label_ in {"DATE", "TIME"} for i in range(e.start, e.end)}
 
     def name_word(i: int) -> bool:
         token = doc[i]
         return bool(token.pos_ == "PROPN" and token.text[:1].isupper() and i not in dated)
 
-    if not names or end <= start or not all(name_word(i) for i in range(start, end)):
+    if not all(name_word(i) for i in range(start, end)):
         return False
     run: list[int] = []
     i = start - 1
