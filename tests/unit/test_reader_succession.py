@@ -86,8 +86,9 @@ def test_the_side_a_name_takes_in_a_change_of_hands(
         ),
         (
             "Ada Lund was a member of which political party from 1972 to 1976?",
-            ["In 1972 Lund withdrew from the Norland Party and founded the Free Movement ."],
-            "the Free Movement",
+            # Both named parties: a name calling itself one counts as described.
+            ["In 1972 Lund withdrew from the Norland Party and founded the Free Party ."],
+            "the Free Party",
         ),
         (
             "Ivo Brandt was a member of which political party from 1972 to 1976?",

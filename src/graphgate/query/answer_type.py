@@ -152,6 +152,11 @@ NAMES_JOINED = re.compile(rf"({_NAME})\s+and\s+({_NAME})")
 # "the forming of X", "the birth of Y": the event's owner is the option.
 _EVENT_OF = re.compile(r"^(?:the\s+)?(?:[a-z]+\s+){1,2}of\s+(?=[A-Z])")
 _SAME = re.compile(r"\b(same|both)\b", re.I)
+_WORKED_AT = re.compile(
+    r"\b(?:work(?:s|ed|ing)?|employ\w*|stud(?:y|ies|ied|ying)|educat\w*|teach(?:es|ing)?|"
+    r"taught|attend(?:s|ed|ing)?|enrol+(?:s|ed|ing)?|train(?:s|ed|ing)?|lectur\w*)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -187,7 +192,9 @@ def expected_answer(question: Question, doc: Any | None = None) -> ExpectedAnswe
     if question.kind == "when":
         return ExpectedAnswer("date", DATES, preferred=DATES)
     if question.kind == "where":
-        return ExpectedAnswer("place", PLACES | ORGS, preferred=PLACES)
+        # Where one works or studies is as often the employer or school as its town.
+        preferred = PLACES | ORGS if _WORKED_AT.search(text) else PLACES
+        return ExpectedAnswer("place", PLACES | ORGS, preferred=preferred)
     if labels is not None:
         return ExpectedAnswer(_KIND_OF_LABELS.get(labels, "entity"), labels, head, labels)
     if question.kind in {"what", "which"} and (head in _CATEGORY_HEADS or _KIND_OF.search(text)):
@@ -389,6 +396,47 @@ def names_other_kind(head: str | None, name: str) -> bool:
     own = next((w for w in reversed(kinds) if w in _ALL_KINDS), None)
     asked = next((kinds for kinds in _NAMED_KINDS if head in kinds), None)
     return asked is not None and own is not None and own not in asked
+
+
+# Nouns for a person holding a post: those asked for a person above but kin and any person,
+# and posts more often written in a name than asked by ("Minister of Finance").
+_NO_POSTS = frozenset(
+    {"person", "man", "woman", "individual", "character", "figure", "star", "child", "son",
+     "daughter", "wife", "husband", "brother", "sister", "father", "mother", "spouse",
+     "girlfriend", "boyfriend", "fiance", "fiancee", "heir", "widow", "widower", "grandson",
+     "granddaughter", "nephew", "niece", "cousin", "uncle", "aunt", "parent", "successor",
+     "predecessor", "student", "pupil"}
+)  # fmt: skip
+_POST_NOUNS = frozenset(
+    noun for noun, labels in _HEAD_LABELS.items() if labels == PEOPLE and noun not in _NO_POSTS
+) | {
+    "minister", "secretary", "treasurer", "chief", "deputy", "professor", "lecturer",
+    "administrator", "spokesperson", "spokesman", "spokeswoman", "commissioner",
+    "superintendent", "judge", "attorney", "lieutenant", "colonel", "sergeant", "marshal",
+}  # fmt: skip
+
+
+def names_a_post(name: str) -> bool:
+    """The name ends, before any "of", in a noun for a person ("Chief Mechanical Engineer",
+    "Minister of Finance"): a post, whatever label the parser gave it, so no place or
+    organisation. A plural ("Royal Engineers") may name a body of them and is not read so."""
+    words = re.split(r"[\s-]+", name.lower().split(" of ")[0].strip())
+    return words[-1] in _POST_NOUNS
+
+
+# "What role / job / office did X hold": a post answers ("Minister of Finance"), where the
+# evidence names one. "What position did X play" asks a place on a team, not a post.
+_POST_HEADS = frozenset({"job", "role", "occupation", "profession", "office", "post", "position"})
+_PLAYED = re.compile(r"\bplay(?:s|ed|ing)?\b", re.I)
+
+
+def asks_post(expected: ExpectedAnswer, question: str) -> bool:
+    """The question asks what post someone held."""
+    return (
+        expected.kind == "category"
+        and expected.head in _POST_HEADS
+        and not _PLAYED.search(question)
+    )
 
 
 def asks_same(text: str) -> bool:

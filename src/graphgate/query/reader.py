@@ -47,7 +47,9 @@ from graphgate.query.answer_type import (
     PEOPLE,
     PLACES,
     ExpectedAnswer,
+    asks_post,
     expected_answer,
+    names_a_post,
     names_other_kind,
 )
 from graphgate.query.base import RetrievalResult
@@ -63,6 +65,7 @@ from graphgate.query.reader_evidence import (
     abbreviates,
     asks_abbreviation,
     context_share,
+    defined_name,
     graph_vote,
     holder_sentence,
     lettered,
@@ -94,6 +97,7 @@ from graphgate.query.reader_syntax import (
     described_as,
     end_value,
     group_asked,
+    names_itself,
     opposed,
     prominence,
     states_any,
@@ -315,7 +319,19 @@ class Reader:
             for _, label, _, start, end in found
             if typed
             and label in expected.preferred | {DESCRIBED}
-            and described_as(doc, start, end, head, modifier=False)
+            and (
+                described_as(doc, start, end, head, modifier=False)
+                or names_itself(doc, start, end, head)
+            )
+        }
+        # "What role did X have": where the evidence names a post, that is the kind asked;
+        # "Labour's electoral victory" is not.
+        posts_asked = asks_post(expected, question.text)
+        posted = {
+            (i, start)
+            for i, found in enumerate(found_in)
+            for written, _, _, start, _ in found
+            if posts_asked and names_a_post(written)
         }
         asked_bound = asked_end(question.text)
         asking = wh_governors(question.parse(self._pipeline), question.words)
@@ -393,7 +409,10 @@ class Reader:
                     or (not opponent_asked and opposed(doc, start, end))  # "against Everton"
                 ):
                     continue  # the question names it: not its answer
-                described = described_as(doc, start, end, head)
+                # "Sehwa Girls High School" is called a school by its own name.
+                described = described_as(doc, start, end, head) or names_itself(
+                    doc, start, end, head
+                )
                 # "' cried Bob Cratchit." holds "Cratchit" for "which of the Cratchit children"
                 # only inside the candidate: a word of the question counts beside it, not in it.
                 inside = share_inside(question.words, doc, start, end, head)
@@ -402,6 +421,17 @@ class Reader:
                 # The date nearest the candidate says when its fact began, or ended.
                 begins, ends, ended, outside = nearest_date(doc, start, end, dates)
                 role = succession_role(doc, start, end)
+                if counted:
+                    preferred = described
+                elif called or posted:
+                    preferred = (i, start) in called | posted
+                else:  # "the Chief Mechanical Engineer" (ORG), or "CME" defined as it, is a
+                    # post: no place or organisation asked.
+                    preferred = (label in expected.preferred or label == DESCRIBED) and not (
+                        expected.kind in {"place", "entity"}
+                        and not expected.preferred & PEOPLE
+                        and names_a_post(defined_name(text, evidence_text) or text)
+                    )
                 in_row = row is not None and key == row.key
                 if in_row:  # the row's own span dates its name
                     begins, ends = bounds_met(sentence.text, question.time)
@@ -421,13 +451,7 @@ class Reader:
                         "near_question": nearness(near_q),
                         "near_date": nearness(near_d),
                         "graph": graph_vote(key, related) / GRAPH_BONUS,
-                        "preferred": float(
-                            described
-                            if counted
-                            else (i, start) in called
-                            if called
-                            else label in expected.preferred or label == DESCRIBED
-                        ),
+                        "preferred": float(preferred),
                         "head_noun": float(bool(head) and head in text.lower()),
                         "described": float(described),
                         "asked_by": float(asked_by(doc, start, end, asking)),

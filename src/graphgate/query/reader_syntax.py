@@ -90,6 +90,19 @@ def described_as(doc: Any, start: int, end: int, head: str | None, modifier: boo
     return False
 
 
+def names_itself(doc: Any, start: int, end: int, head: str | None) -> bool:
+    """The candidate is a name headed by the asked noun, so of the kind asked whatever its
+    sentence calls it: "the National Gallery" a gallery, "the Party for Progress" a party. The
+    noun is capitalised, as another word of it is; the bare noun ("the site") is none."""
+    if not head or end <= start:
+        return False
+    span = doc[start:end]
+    root = span.root
+    if not (_is_head(root, head) and root.text[:1].isupper()):
+        return False
+    return any(t.i != root.i and t.text[:1].isupper() for t in span)
+
+
 def asked_end(question: str) -> str | None:
     """ "birth" or "death" where the question asks when a life began or ended; "start" or
     "end" where it asks when a run did (a show, a season, a service)."""

@@ -1,0 +1,211 @@
+"""Of which kind a candidate is, beyond its entity label (query/reader_syntax.py
+``names_itself``; query/answer_type.py ``names_a_post`` for a post asked or an employer
+asked, and the "where" of work and study):
+each shown on several phrasings with invented names, and end to end through the reader, where
+the answer changes with the rule."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from graphgate.query import reader
+from graphgate.query.answer import ExtractiveAnswerer
+from graphgate.query.answer_type import asks_post, expected_answer, names_a_post
+from graphgate.query.question import read_question
+from graphgate.query.reader_syntax import names_itself
+from tests.unit.conftest import name_tokens, short_answer
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "head", "named"),
+    [
+        ("The painting was bought by the National Gallery in 1842.", "National Gallery",
+         "gallery", True),
+        ("In 1998 she joined the Party for Progress and Renewal, a centrist group.",
+         "Party for Progress and Renewal", "party", True),
+        ("The cave has been listed as a National Historic Site since 1993.",
+         "National Historic Site", "site", True),
+        ("From 1956 the team played in the Class B Western League.", "Class B Western League",
+         "league", True),
+        # The bare noun, a name only beside it, or a name of another head is none.
+        ("The painting hung in the gallery of Castle Varn until 1900.", "the gallery",
+         "gallery", False),
+        ("The painting hung in the gallery of Castle Varn until 1900.", "Castle Varn",
+         "gallery", False),
+        ("Site Manager Ivo Brandt left the works in 2019.", "Ivo Brandt", "site", False),
+        ("The Gallery Orchestra toured Norway in 1990.", "The Gallery Orchestra", "gallery",
+         False),
+    ],
+)  # fmt: skip
+def test_a_name_headed_by_the_asked_noun_is_of_the_kind_asked(
+    nlp: Any, sentence: str, name: str, head: str, named: bool
+) -> None:
+    """ "What gallery": "the National Gallery" is one, whatever its sentence calls it."""
+    doc = nlp(sentence)
+    assert names_itself(doc, *name_tokens(doc, name), head) is named
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "answer"),
+    [
+        ("The Varn Cave was designated what heritage site from 1994 to 2001?",
+         "The Varn Cave is a protected monument in Norway , and has been listed as a National "
+         "Historic Site since 1994 .", "National Historic Site"),
+        ("Which heritage site was the Tarn Cave listed as from 1994 to 2001?",
+         "The Tarn Cave ( Cueva del Tarn ) is a natural monument in Chile , and has been listed "
+         "as a Regional Historic Site since 1994 .", "Regional Historic Site"),
+        ("The Kessel ridge was designated what nature reserve from 1994 to 2001?",
+         "The Kessel ridge lies in Bavaria and was declared a Landscape Protection Reserve in "
+         "1994 .", "Landscape Protection Reserve"),
+        ("What gallery owned the painting The Blue Mill from 1842 to 1843?",
+         "In 1842 the painting The Blue Mill was bought by the National Gallery in London .",
+         "the National Gallery"),
+    ],
+)  # fmt: skip
+def test_the_name_of_the_asked_kind_answers_over_the_place_beside_it(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+    question: str,
+    evidence: str,
+    answer: str,
+) -> None:
+    """Before, a country or the subject's own other name answered, or none did."""
+    assert short_answer(reader_with({}), question, evidence) == answer
+
+
+@pytest.mark.parametrize(
+    ("name", "post"),
+    [
+        ("the Chief Mechanical Engineer", True),
+        ("Deputy Leader", True),
+        ("Prime Minister", True),
+        ("the Minister of Finance", True),
+        ("Commander in Chief", True),
+        ("the University of Miami", False),
+        ("youngest child of Harold and Maude Mitchell", False),  # kin, no post
+        ("the wife of Ivo Brandt", False),
+        ("the Royal Engineers", False),  # a body of them
+        ("the Great Western Railway", False),
+        ("Lumen Optical Company", False),
+        ("", False),
+    ],
+)
+def test_a_name_ending_in_a_noun_for_a_person_is_a_post(name: str, post: bool) -> None:
+    assert names_a_post(name) is post
+
+
+@pytest.mark.parametrize(
+    ("question", "organisation"),
+    [
+        ("Where did Ivo Brandt work from 1990 to 1995?", True),
+        ("The engineer Ada Lund was an employee of where from 1908 to 1912?", True),
+        ("Mara Quinn studied where from 1979 to 1980?", True),
+        ("Where was Tom Reyes employed in 2004?", True),
+        ("Where did the painter Bo Vik teach from 1963 to 1978?", True),
+        ("Where was Ada Lund educated?", True),
+        ("Where was the capital of the Varn kingdom from 1599 to 1613?", False),
+        ("Where did Ivo Brandt live from 1990 to 1995?", False),
+        ("Where was Mara Quinn born?", False),
+    ],
+)
+def test_where_one_worked_or_studied_prefers_an_organisation_as_much_as_a_place(
+    question: str, organisation: bool
+) -> None:
+    """An employer or a school answers "where did X work / study" as well as its town; where
+    X lived, was born, or a capital stood, a place answers first."""
+    expected = expected_answer(read_question(question))
+    assert expected.kind == "place"
+    assert ("ORG" in expected.preferred) is organisation
+    assert "GPE" in expected.preferred
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "answer"),
+    [
+        # A school or an employer against the town it stands in (before: Boston, Paris).
+        ("Where did Mara Quinn study from 1979 to 1983?",
+         ["In 1979 Quinn went to Boston to study law at Harlow University ."],
+         "Harlow University"),
+        ("The engineer Ada Lund was an employee of where from 1908 to 1912?",
+         ["In 1908 , Lund left to work in Paris with the French division of the Lumen Optical "
+          "Company as a test engineer ."], None),
+    ],
+)  # fmt: skip
+def test_where_one_studied_or_worked_is_not_only_the_town(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+    question: str,
+    evidence: list[str],
+    answer: str | None,
+) -> None:
+    """The town alone was the answer before; now the school, or no answer where the town and
+    the employer are as near (the employer being what TimeQA asks)."""
+    assert short_answer(reader_with({}), question, *evidence) == answer
+
+
+def test_a_post_labelled_an_organisation_is_no_employer(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], monkeypatch: Any
+) -> None:
+    """The parser labels "the Chief Mechanical Engineer" and "CME" organisations. Asked where
+    Lund was employed, the post is no answer: the reader abstains between the town and the
+    railway rather than name it. Control: read as an organisation, the post answers."""
+    question = "The engineer Ada Lund was an employee of where from 1901 to 1908?"
+    evidence = (
+        "In 1901 Lund became the Chief Mechanical Engineer ( CME ) at Swindon , on the Great "
+        "Western Railway ."
+    )
+    assert short_answer(reader_with({}), question, evidence) is None
+    monkeypatch.setattr(reader, "names_a_post", lambda _: False)
+    assert short_answer(reader_with({}), question, evidence) == "Chief Mechanical Engineer (CME)"
+
+
+@pytest.mark.parametrize(
+    ("question", "post"),
+    [
+        ("What role did Ada Lund have from 1999 to 2002?", True),
+        ("Tom Reyes had what profession from 1980 to 1983?", True),
+        ("What office did Ivo Brandt hold from 1969 to 1974?", True),
+        ("Which post did Bo Vik hold from 1990 to 1994?", True),
+        ("Mara Quinn worked in what job from 1996 to 1999?", True),
+        ("What position did Tom Reyes play from 2001 to 2005?", False),
+        ("What genre did Bo Vik paint in?", False),
+    ],
+)
+def test_a_question_asks_for_a_post(question: str, post: bool) -> None:
+    assert asks_post(expected_answer(read_question(question)), question) is post
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "answer"),
+    [
+        # Before: "Labours electoral victory", no answer, "death", "new battle plan", "party's
+        # landslide": a common noun nearer the date or the question's words.
+        ("What role did Ada Lund have from 1999 to 2002?",
+         "Labours electoral victory in 1999 resulted in Lund becoming Minister of Finance .",
+         "Minister of Finance"),
+        ("Tom Reyes had what profession from 1980 to 1983?",
+         "Reyes was a faculty member at Harlow College from 1980 to 1988 where he taught "
+         "physics , public policy and religion courses .", "faculty member"),
+        ("What office did Ivo Brandt hold from 1969 to 1974?",
+         "Brandt served as President of Varnia from 1969 until his death in 1974 .",
+         "President of Varnia"),
+        ("What job did Mara Quinn have from 1996 to 1999?",
+         "In 1996 Quinn drew up a new battle plan and was made Commander in Chief of the "
+         "Northern Army .", "Commander in Chief of the Northern Army"),
+        ("Which post did Bo Vik hold from 1990 to 1994?",
+         "In 1990 , after the party's landslide , Vik was appointed Secretary of the Treasury .",
+         "Secretary of the Treasury"),
+        # A place on a team is no post: the striker, not the captain (as before).
+        ("What position did Tom Reyes play from 2001 to 2005?",
+         "From 2001 to 2005 Reyes played as a striker for Harlow Town , where he was also "
+         "captain .", "striker"),
+    ],
+)  # fmt: skip
+def test_a_post_answers_what_role_was_held(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+    question: str,
+    evidence: str,
+    answer: str,
+) -> None:
+    assert short_answer(reader_with({}), question, evidence) == answer
