@@ -1,7 +1,8 @@
 """A sentence telling of a change of hands names who left and who came beside one date: asked
 what held from that date on, the one who came answers; asked what held until it, the one who
 left. Shown on the roles the parse gives in many phrasings (replaced / succeeded, active and
-passive, resigned, sacked, left X to join Y, a transfer from X, resigned or withdrew from X), on
+passive, resigned, sacked, left X to join Y, a transfer from X, resigned or withdrew from X,
+sold, willed, bought or inherited), on
 sentences telling of no change, and end to end through the reader with the feature's weight and
 without it."""
 
@@ -46,6 +47,23 @@ _BRINK_TO_LUND = "Tomas Brink was replaced by Ada Lund as the coach of Kelso Rov
         ("In 1980 Lund withdrew from the Labour Front .", "the Labour Front", LEAVING),
         ("Lund was expelled from the Workers Party in 1968 .", "the Workers Party", LEAVING),
         ("Lund retired from Harlow Motors in 2001 .", "Harlow Motors", LEAVING),
+        # A change of owner: the seller, giver or testator leaves, the buyer or heir comes.
+        ("In 1895 Tomas Brink sold the ship to Ada Lund for 1,250 pounds .", "Tomas Brink",
+         LEAVING),
+        ("In 1895 Tomas Brink sold the ship to Ada Lund for 1,250 pounds .", "Ada Lund", COMING),
+        ("The ship was sold to the Harlow Shipping Company in 1895 .",
+         "the Harlow Shipping Company", COMING),
+        ("Mrs. Brink willed the egg to the Kelso Museum of Art upon her death in 1947 .",
+         "Brink", LEAVING),
+        ("Mrs. Brink willed the egg to the Kelso Museum of Art upon her death in 1947 .",
+         "the Kelso Museum of Art", COMING),
+        ("In 1922 Ada Lund bought the ship from Tomas Brink .", "Ada Lund", COMING),
+        ("In 1922 Ada Lund bought the ship from Tomas Brink .", "Tomas Brink", LEAVING),
+        ("The estate was purchased in 1922 by Ada Lund , a retired captain .", "Ada Lund",
+         COMING),
+        ("Ada Lund inherited the house from Tomas Brink in 1960 .", "Tomas Brink", LEAVING),
+        ("In 1960 Tomas Brink gave the painting to the Kelso Museum .", "the Kelso Museum",
+         COMING),
         # No change of hands told: the lender, a winner, a graduate's college.
         ("In 2013 , Vik was loaned by Harlow Town to Kelso Rovers .", "Harlow Town", NONE),
         ("Tomas Brink won the league with Kelso Rovers in 2008 .", "Tomas Brink", NONE),
@@ -112,8 +130,20 @@ def test_the_side_a_name_takes_in_a_change_of_hands(
             ],
             "Ada Lund",
         ),
+        # A change of owner: asked from the sale on, the buyer; the seller stands nearer.
+        (
+            "Who owned the clipper Varn Star from 1895 to 1922?",
+            ["In 1895 Tomas Brink sold Varn Star to the Portuguese firm Ada Lund for 1,250 "
+             "pounds ."],
+            "Ada Lund",
+        ),
+        (
+            "Who owned the Varn estate from 1960 to 1975?",
+            ["In 1960 Tomas Brink gave the Varn estate to his nephew , Ivo Lund ."],
+            "Ivo Lund",
+        ),
     ],
-)
+)  # fmt: skip
 def test_the_side_of_the_change_the_asked_span_meets_answers(
     reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
     question: str,

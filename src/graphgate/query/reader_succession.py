@@ -1,7 +1,7 @@
 """Who left and who came, in a sentence that tells of a change of hands: "Baldini resigned …,
 being replaced by Walter Zenga", "Kaunda was succeeded by Frederick Chiluba in 1991", "Mills
 left Alfreton to return to Tamworth", "joined on a free transfer from Lyon", "resigned from the
-party in 1972".
+party in 1972", "Willis sold the ship to Ferreira in 1895".
 
 Such a sentence names both sides of the change beside one date. Asked what held from that date
 on, the one who came answers; asked what held until it, the one who left (query/reader.py
@@ -31,6 +31,10 @@ _TOWARDS = frozenset({"to", "for", "with"})
 _LEFT_FROM = _SUBJECT_LEAVES | frozenset(
     {"withdraw", "defect", "expel", "split", "secede", "release", "discharge"}
 )
+# A change of owner. "X sold / gave / willed Y to Z", "Y was sold to Z by X": X leaves, Z comes.
+_HANDS_OVER = frozenset({"sell", "give", "donate", "bequeath", "will", "cede", "lease", "hand"})
+# "Z bought / acquired / inherited Y from X", "Y was bought by Z": Z comes, X leaves.
+_TAKES = frozenset({"buy", "purchase", "acquire", "inherit"})
 
 
 def succession_role(doc: Any, start: int, end: int) -> int:
@@ -44,9 +48,9 @@ def succession_role(doc: Any, start: int, end: int) -> int:
     lemma = str(head.lemma_).lower()
     dep = str(root.dep_)
     if dep == "nsubj":
-        if lemma in _SUBJECT_LEAVES:
+        if lemma in _SUBJECT_LEAVES | _HANDS_OVER:
             return LEAVING
-        if lemma in _TAKES_OVER:
+        if lemma in _TAKES_OVER | _TAKES:
             return COMING
     if dep == "nsubjpass" and lemma in _TAKES_OVER | _REMOVES:
         return LEAVING
@@ -57,8 +61,10 @@ def succession_role(doc: Any, start: int, end: int) -> int:
             return COMING
     if dep == "pobj" and head.head.i != head.i:
         verb, word = str(head.head.lemma_).lower(), str(head.lower_)
-        if word == "by" and head.dep_ == "agent" and verb in _TAKES_OVER:
-            return COMING
+        if word == "by" and head.dep_ == "agent" and verb in _TAKES_OVER | _TAKES | _HANDS_OVER:
+            return LEAVING if verb in _HANDS_OVER else COMING
+        if verb in _HANDS_OVER | _TAKES and word in {"to", "from"}:
+            return COMING if word == "to" else LEAVING
         if verb in _MOVES:
             return LEAVING if word == "from" else COMING if word in _TOWARDS else NONE
         if word == "from" and verb in _LEFT_FROM:
