@@ -94,6 +94,7 @@ from graphgate.query.reader_syntax import (
     asked_by,
     asked_end,
     asks_opponent,
+    called_a,
     described_as,
     end_value,
     group_asked,
@@ -319,10 +320,7 @@ class Reader:
             for _, label, _, start, end in found
             if typed
             and label in expected.preferred | {DESCRIBED}
-            and (
-                described_as(doc, start, end, head, modifier=False)
-                or names_itself(doc, start, end, head)
-            )
+            and called_a(doc, start, end, head)
         }
         # "What role did X have": where the evidence names a post, that is the kind asked;
         # "Labour's electoral victory" is not.

@@ -25,13 +25,7 @@ from graphgate.query.answer_type import (
 from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.question import Question
 from graphgate.query.reader_posts import TIMED_LABELS, Span, common_nouns, nested
-from graphgate.query.reader_syntax import (
-    POSSESSIVE,
-    TIMES,
-    as_written,
-    described_as,
-    names_itself,
-)
+from graphgate.query.reader_syntax import POSSESSIVE, TIMES, as_written, called_a
 
 GRAPH_BONUS = 0.15
 # Multi-hop: how many of the best sentences give bridge names, and what naming one is worth.
@@ -133,13 +127,6 @@ def abbreviates(candidate: str, question: str) -> bool:
         if letters.upper() == initials.upper():
             return True
     return False
-
-
-def _typed(doc: Any, start: int, end: int, head: str) -> bool:
-    """The sentence calls the name a ``head``, or the name is one ("the National Gallery")."""
-    return described_as(doc, start, end, head, modifier=False) or names_itself(
-        doc, start, end, head
-    )
 
 
 def defined_name(abbreviation: str, text: str) -> str | None:
@@ -327,12 +314,12 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
             for ent in doc.ents
             if ent.label_ in NAMED
             and ent.label_ not in expected.labels
-            and _typed(doc, ent.start, ent.end, expected.head)
+            and called_a(doc, ent.start, ent.end, expected.head)
         ]
         out += [
             (text, DESCRIBED, at, start, end)
             for text, at, start, end in _unlabelled_names(doc)
-            if _typed(doc, start, end, expected.head)
+            if called_a(doc, start, end, expected.head)
         ]
     if expected.labels == NUMBERS and not out:  # a number the parser left unlabelled
         dated = {i for e in doc.ents if e.label_ in TIMED_LABELS for i in range(e.start, e.end)}

@@ -103,6 +103,14 @@ def names_itself(doc: Any, start: int, end: int, head: str | None) -> bool:
     return any(t.i != root.i and t.text[:1].isupper() for t in span)
 
 
+def called_a(doc: Any, start: int, end: int, head: str) -> bool:
+    """The sentence calls the name a ``head`` (``described_as``, not as a mere modifier), or the
+    name is one ("the National Gallery"): of the type asked, whatever the parser's label."""
+    return described_as(doc, start, end, head, modifier=False) or names_itself(
+        doc, start, end, head
+    )
+
+
 def asked_end(question: str) -> str | None:
     """ "birth" or "death" where the question asks when a life began or ended; "start" or
     "end" where it asks when a run did (a show, a season, a service)."""
