@@ -38,6 +38,11 @@ from tests.unit.conftest import name_tokens, short_answer
         ("Site Manager Ivo Brandt left the works in 2019.", "Ivo Brandt", "site", False),
         ("The Gallery Orchestra toured Norway in 1990.", "The Gallery Orchestra", "gallery",
          False),
+        # Headed by a noun for a person, a title or an award, never the person asked.
+        ("Mara Quinn won the award for Outstanding Supporting Actress in 2005.",
+         "Outstanding Supporting Actress", "actress", False),
+        ("In 1990 the Senior Engineer of the line resigned.", "Senior Engineer", "engineer",
+         False),
     ],
 )  # fmt: skip
 def test_a_name_headed_by_the_asked_noun_is_of_the_kind_asked(

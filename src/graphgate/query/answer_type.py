@@ -398,8 +398,10 @@ def names_other_kind(head: str | None, name: str) -> bool:
     return asked is not None and own is not None and own not in asked
 
 
-# Nouns for a person holding a post: those asked for a person above but kin and any person,
-# and posts more often written in a name than asked by ("Minister of Finance").
+# Nouns that ask for a person ("which actress", "which host").
+PERSON_NOUNS = frozenset(noun for noun, labels in _HEAD_LABELS.items() if labels == PEOPLE)
+# Nouns for a person holding a post: those above but kin and any person, and posts more often
+# written in a name than asked by ("Minister of Finance").
 _NO_POSTS = frozenset(
     {"person", "man", "woman", "individual", "character", "figure", "star", "child", "son",
      "daughter", "wife", "husband", "brother", "sister", "father", "mother", "spouse",
@@ -407,9 +409,7 @@ _NO_POSTS = frozenset(
      "granddaughter", "nephew", "niece", "cousin", "uncle", "aunt", "parent", "successor",
      "predecessor", "student", "pupil"}
 )  # fmt: skip
-_POST_NOUNS = frozenset(
-    noun for noun, labels in _HEAD_LABELS.items() if labels == PEOPLE and noun not in _NO_POSTS
-) | {
+_POST_NOUNS = (PERSON_NOUNS - _NO_POSTS) | {
     "minister", "secretary", "treasurer", "chief", "deputy", "professor", "lecturer",
     "administrator", "spokesperson", "spokesman", "spokeswoman", "commissioner",
     "superintendent", "judge", "attorney", "lieutenant", "colonel", "sergeant", "marshal",

@@ -17,6 +17,7 @@ from typing import Any
 from graphgate.core.dates import dates_in, is_month
 from graphgate.core.family_match import stem
 from graphgate.core.text import content_word_set
+from graphgate.query.answer_type import PERSON_NOUNS
 
 # Dependencies that make one noun a description of another: "the band Euphoria", "Agüero, an
 # Argentine footballer", "the DeCavalcante crime family".
@@ -93,8 +94,10 @@ def described_as(doc: Any, start: int, end: int, head: str | None, modifier: boo
 def names_itself(doc: Any, start: int, end: int, head: str | None) -> bool:
     """The candidate is a name headed by the asked noun, so of the kind asked whatever its
     sentence calls it: "the National Gallery" a gallery, "the Party for Progress" a party. The
-    noun is capitalised, as another word of it is; the bare noun ("the site") is none."""
-    if not head or end <= start:
+    noun is capitalised, as another word of it is; the bare noun ("the site") is none. A name
+    headed by a noun for a person is a title or an award ("Outstanding Supporting Actress"),
+    never the person asked."""
+    if not head or end <= start or head in PERSON_NOUNS:
         return False
     span = doc[start:end]
     root = span.root
