@@ -86,14 +86,19 @@ def test_a_name_ending_in_a_noun_for_a_person_is_a_post(name: str, post: bool) -
         ("Where was the capital of the Varn kingdom from 1599 to 1613?", False),
         ("Where did Ivo Brandt live from 1990 to 1995?", False),
         ("Where was Mara Quinn born?", False),
+        ("Where was Tom Reyes working from 1990 to 1992?", True),
+        # A word of work modifying a noun asks no workplace: the parse tells it apart.
+        ("Where were the working locations of the designer Ivo Brandt before 1870?", False),
+        ("Where was the working group on tides based in 1990?", False),
+        ("Where was the training camp of Harlow Town in 2004?", False),
     ],
 )
 def test_where_one_worked_or_studied_prefers_an_organisation_as_much_as_a_place(
-    question: str, organisation: bool
+    question: str, organisation: bool, nlp: Any
 ) -> None:
     """An employer or a school answers "where did X work / study" as well as its town; where
     X lived, was born, or a capital stood, a place answers first."""
-    expected = expected_answer(read_question(question))
+    expected = expected_answer(read_question(question), nlp(question))
     assert expected.kind == "place"
     assert ("ORG" in expected.preferred) is organisation
     assert "GPE" in expected.preferred
@@ -113,6 +118,23 @@ def test_a_post_labelled_an_organisation_is_no_employer(
     assert short_answer(reader_with({}), question, evidence) is None
     monkeypatch.setattr(reader, "names_a_post", lambda _: False)
     assert short_answer(reader_with({}), question, evidence) == "Chief Mechanical Engineer (CME)"
+
+
+@pytest.mark.parametrize(
+    ("question", "dated"),
+    [
+        ("Which academy did Ivo Brandt join in Jun 1960?", False),
+        ("Which league did Harlow Town play in from 1994 to 1997?", False),
+        ("What award did Mara Quinn win in 2004?", False),
+        # A stretch of time may be named by a date; a noun of no type asks anything.
+        ("Which season did Tom Reyes debut in?", True),
+        ("Which era did the Varn kingdom flourish in?", True),
+        ("What did Ada Lund found in 1908?", True),
+    ],
+)
+def test_a_date_answers_no_noun_but_one_of_time(question: str, dated: bool, nlp: Any) -> None:
+    expected = expected_answer(read_question(question), nlp(question))
+    assert ("DATE" in expected.labels) is dated
 
 
 @pytest.mark.parametrize(
@@ -175,6 +197,16 @@ def test_a_question_asks_for_a_post(question: str, post: bool) -> None:
         ("Which post did Bo Vik hold from 1990 to 1994?",
          "In 1990 , after the party's landslide , Vik was appointed Secretary of the Treasury .",
          "Secretary of the Treasury"),
+        # A date is of no kind a noun like "academy" or "league" names. Before: the birth
+        # date, its sentence the nearer the question; the league as before.
+        ("Which academy did the Australian-born physicist Ivo Brandt join in Jun 1960?",
+         "Ivo Brandt ( born 11 July 1916 in Cairns ) was an Australian-born physicist known "
+         "for his work on lasers . In 1960 , he became a member of the Norwegian Academy of "
+         "Sciences and was elected academician in 1966 .", "the Norwegian Academy of Sciences"),
+        ("Which league did the club Harlow Town play in from 1994 to 1997?",
+         "Harlow Town , founded on 4 May 1994 , is a football club from Essex . From 1994 the "
+         "club played in the Isthmian League until its promotion in 1997 .",
+         "the Isthmian League"),
         # A place on a team is no post: the striker, not the captain (as before).
         ("What position did Tom Reyes play from 2001 to 2005?",
          "From 2001 to 2005 Reyes played as a striker for Harlow Town , where he was also "

@@ -121,6 +121,8 @@ _NAMED_KINDS: tuple[frozenset[str], ...] = (
 _ALL_KINDS = frozenset().union(*_NAMED_KINDS)
 # Nouns that ask for something without saying of what type: no evidence "calls" an answer one.
 GENERIC_HEADS = frozenset({"name", "title", "thing", "one", "work", "part", "term"})
+# Nouns of a stretch of time, which a date may name ("the 2001–02 season").
+_SPELL_HEADS = frozenset({"season", "period", "time", "edition", "reign", "tenure", "spell"})
 
 # Comparisons of two named options by a date or an amount: which way wins.
 _EARLIER = re.compile(
@@ -159,6 +161,17 @@ _WORKED_AT = re.compile(
 )
 
 
+def _asks_workplace(text: str, doc: Any | None) -> bool:
+    """Whether "where" asks where one worked or studied. A word of work modifying a noun
+    ("the working locations", "a working group") asks nothing of the kind."""
+    if doc is None:
+        return _WORKED_AT.search(text) is not None
+    return any(
+        _WORKED_AT.fullmatch(t.text) and not (t.dep_ in {"amod", "compound"} and t.head.i != t.i)
+        for t in doc
+    )
+
+
 @dataclass(frozen=True)
 class ExpectedAnswer:
     kind: AnswerKind
@@ -193,7 +206,7 @@ def expected_answer(question: Question, doc: Any | None = None) -> ExpectedAnswe
         return ExpectedAnswer("date", DATES, preferred=DATES)
     if question.kind == "where":
         # Where one works or studies is as often the employer or school as its town.
-        preferred = PLACES | ORGS if _WORKED_AT.search(text) else PLACES
+        preferred = PLACES | ORGS if _asks_workplace(text, doc) else PLACES
         return ExpectedAnswer("place", PLACES | ORGS, preferred=preferred)
     if labels is not None:
         return ExpectedAnswer(_KIND_OF_LABELS.get(labels, "entity"), labels, head, labels)
@@ -204,7 +217,9 @@ def expected_answer(question: Question, doc: Any | None = None) -> ExpectedAnswe
     named = NAMED if _ASKS_GROUP.search(text) else NAMED - {"NORP"}
     if head:  # "which comedy": "English" is none ("what language" is typed above)
         named -= {"LANGUAGE"}
-    return ExpectedAnswer("phrase", named | DATES | NUMBERS, head, named)
+    # "Which academy": a date is none; "which season" may be one.
+    dated = not head or head in GENERIC_HEADS | _SPELL_HEADS
+    return ExpectedAnswer("phrase", named | NUMBERS | (DATES if dated else set()), head, named)
 
 
 _DETERMINERS = frozenset({"which", "what", "whose"})
