@@ -1,5 +1,6 @@
 """A name the parser ends on a function word ("the Chicago Bulls of the" out of "the Chicago
-Bulls of the NBA") is a candidate without it: no name ends on "of", "the" or "and"."""
+Bulls of the NBA") is a candidate without it: no name ends on "of", "the" or "and". Nor does
+one begin with a list's bullet ("- Wilhelm Busch Museum")."""
 
 from __future__ import annotations
 
@@ -31,3 +32,25 @@ def test_a_name_does_not_end_on_a_function_word(
     doc = nlp(sentence)
     doc.ents = [Span(doc, first, last, label="ORG")]
     assert spans(doc, TEAM)[0][0] == name
+
+
+BODY = ExpectedAnswer("phrase", frozenset({"ORG"}), "body", frozenset({"ORG"}))
+
+
+@pytest.mark.parametrize(
+    ("row", "name"),
+    [
+        ("- Varn Busch Museum , Chairman of the Board of Trustees ( since 2013 )",
+         "Varn Busch Museum"),
+        ("- Harlow Rowing Club , Member of the Advisory Council ( 2009 )", "Harlow Rowing Club"),
+        ("– Oberwiesel Music Society , Patron", "Oberwiesel Music Society"),
+        ("• Coral Sea Rowing League , President ( 1991–1994 )", "Coral Sea Rowing League"),
+        ("* Tidewater Steel AG , Deputy Chairman of the Supervisory Board", "Tidewater Steel AG"),
+    ],
+)  # fmt: skip
+def test_a_name_does_not_begin_with_a_bullet(nlp: Any, row: str, name: str) -> None:
+    """Whether the parser labels the row's name or gives it only as a noun phrase (both
+    happen), and whatever the bullet, the candidate is the name as written."""
+    found = [text for text, *_ in spans(nlp(row), BODY)]
+    assert name in found
+    assert not [text for text in found if text[:1] in "-–•*"]

@@ -299,7 +299,7 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
         for chunk in doc.noun_chunks:
             if chunk.root.pos_ in {"PRON", "NUM"}:
                 continue
-            words = [t for t in chunk if t.pos_ != "DET"]
+            words = _chunk_words(chunk)
             if words:
                 at = int(chunk.root.i)
                 out.append((as_written(doc, words), NOUN_PHRASE, at, words[0].i, words[-1].i + 1))
@@ -343,8 +343,12 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
 _DANGLING = re.compile(r"(?:\s+(?:of|the|and|or|in|at|for|to|a|an|by|with))+$")  # not "Serie A"
 
 
+# A list's bullet the parser took into a name ("- Wilhelm Busch Museum").
+_BULLETED = re.compile(r"^[-–—*•·]+\s+")
+
+
 def _entity_text(ent: Any) -> str:
-    text = POSSESSIVE.sub("", str(ent.text)).strip(" ,.;:'\"")
+    text = _BULLETED.sub("", POSSESSIVE.sub("", str(ent.text))).strip(" ,.;:'\"")
     return _DANGLING.sub("", text) or text
 
 
@@ -365,6 +369,14 @@ def _names_mistaken_for_others(doc: Any, expected: ExpectedAnswer) -> list[Span]
     return out
 
 
+def _chunk_words(chunk: Any) -> list[Any]:
+    """A noun phrase's words without its article or a list's bullet ("- Harlow Rowing Club")."""
+    words = [t for t in chunk if t.pos_ != "DET"]
+    while words and words[0].is_punct:
+        words = words[1:]
+    return words
+
+
 def _unlabelled_names(doc: Any, by_case: bool = True) -> list[tuple[str, int, int, int]]:
     """Noun phrases written as a name that no entity covers, a proper noun at their root and
     every word a name's (or a joiner, "of", "de"): tagged a proper noun, or with ``by_case``
@@ -373,7 +385,7 @@ def _unlabelled_names(doc: Any, by_case: bool = True) -> list[tuple[str, int, in
     taken = {i for e in doc.ents for i in range(e.start, e.end)}
     out = []
     for chunk in doc.noun_chunks:
-        words = [t for t in chunk if t.pos_ != "DET"]
+        words = _chunk_words(chunk)
         named = [bool(t.is_title) if by_case else t.pos_ == "PROPN" for t in words]
         if (
             words
