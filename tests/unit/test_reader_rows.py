@@ -6,13 +6,19 @@ with the question. Names are invented; the row shapes are those encyclopaedic li
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from graphgate.core.dates import question_time
 from graphgate.query.answer import ExtractiveAnswerer
+from graphgate.query.answer_type import ExpectedAnswer
 from graphgate.query.base import RetrievalResult, RetrievedChunk
-from graphgate.query.reader_rows import dated_row, same_years
+from graphgate.query.question import read_question
+from graphgate.query.reader_decide import Candidate, Decider
+from graphgate.query.reader_evidence import Sentence
+from graphgate.query.reader_features import Occurrence
+from graphgate.query.reader_rows import SAME_SPAN, dated_row, row_span, same_years
 
 ReaderWith = Callable[[dict[str, float]], ExtractiveAnswerer]
 
@@ -34,6 +40,21 @@ ReaderWith = Callable[[dict[str, float]], ExtractiveAnswerer]
         ("- Vesna Radulović 2015—incumbent", "Vesna Radulović", 2015, None),
         ("- 2019–present : Ines Calloway", "Ines Calloway", 2019, None),
         ("1998 to 2003 – Union of Harbour Pilots", "Union of Harbour Pilots", 1998, 2003),
+        # A start and an end written as two dates, the second ending what the first began.
+        ("- Eva Lindqvist ( married 1968 , divorced 1972 ) ;", "Eva Lindqvist", 1968, 1972),
+        ("- Hanne Rask ( Hansi ; married 1984 , divorced 1997 ) ;", "Hanne Rask", 1984, 1997),
+        ("- Mira Holt ( m. 1950 ; div. 1961 )", "Mira Holt", 1950, 1961),
+        ("* Tove Sand ( joined 1990 , resigned 1994 )", "Tove Sand", 1990, 1994),
+        # A bracket adding another date: the span outside it is the row's.
+        ("- 2004–2010 : Ola Brekke ( also 2003 )", "Ola Brekke", 2004, 2010),
+        # Initials written apart from their full stops, or with them.
+        (
+            "1971–1974 : K . S . Varadan ( vice : Ivo Brandt , Lev Orlov )",
+            "K . S . Varadan",
+            1971,
+            1974,
+        ),
+        ("- 1990–1995 : J. R. Tamm", "J. R. Tamm", 1990, 1995),
     ],
 )
 def test_a_row_gives_its_name_and_its_span(
@@ -56,6 +77,10 @@ def test_a_row_gives_its_name_and_its_span(
         "Chairmanship .",  # no span
         "- 1966-1976 : ( FDP )",  # no name
         "- 1990-1994 : Anna Berg , 1994-1999 : Lars Holm",  # two terms in one line
+        "- Anna Berg ( born 1950 , died 1999 )",  # a lifespan: no term
+        "- Anna Berg ( 1950 , 1999 )",  # two dates, neither ending the other
+        "- Anna Berg ( divorced 1972 , married 1968 )",  # the end before the start
+        "- 1990-1994 : K . Berg . Holm",  # a full stop after a word, no initial
     ],
 )
 def test_anything_else_is_no_row(text: str) -> None:
@@ -122,6 +147,128 @@ def test_the_row_of_the_asked_span_answers(
     reader_with: ReaderWith, question: str, passage: str, gold: str
 ) -> None:
     assert _short(reader_with, question, passage) == gold
+
+
+_SPOUSES = (
+    "Ivo Brandt ( born 1944 ) is a Norwegian politician who led the Centre Party .\n"
+    "Personal life .\nBrandt has been married four times :\n"
+    "- Eva Lindqvist ( married 1968 , divorced 1972 ) ;\n"
+    "- Anne Solberg ( married 1972 , divorced 1984 ) ;\n"
+    "- Hanne Rask ( Hansi ; married 1984 , divorced 1997 ) ;\n"
+    "- Mira Holt ( married 1997 ) .\nHe lives in Bergen ."
+)
+_CHAIRED = (
+    "The Union of Harbour Pilots elects a chair every four years .\nChairs .\n"
+    "- 1963–1966 : Lev Orlov\n- 1967–1970 : T . R . Kallas ( vice : Ada Lund )\n"
+    "- 1971–1974 : K . S . Varadan ( vice : Ivo Brandt , Ola Brekke )\n"
+    "- 1975–1978 : Ada Lund\nThe union's seat is in Rotterdam ."
+)
+
+_LED = (
+    "The Tidewater Board oversees the harbours of the Varn coast .\nChairs .\n"
+    "- Tomas R . Vik – 1981 to July 1989\n- Ola Brekke – July 1989 to July 1991\n"
+    "- Ada Lund – July 1991 to 1995\nThe board meets in Harlow ."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "passage", "gold"),
+    [
+        ("Who was Ivo Brandt married to from 1972 to 1984?", _SPOUSES, "Anne Solberg"),
+        ("What was the name of Brandt's first wife, to whom he was married from 1968 to "
+         "1972?", _SPOUSES, "Eva Lindqvist"),
+        ("From 1984 to 1997 the politician Ivo Brandt was the husband of which woman?",
+         _SPOUSES, "Hanne Rask"),
+        ("The Union of Harbour Pilots was chaired by which person from 1971 to 1974?",
+         _CHAIRED, "K . S . Varadan"),
+        ("Who chaired the Union of Harbour Pilots from 1967 to 1970?", _CHAIRED,
+         "T . R . Kallas"),
+        # The surname alone is the same answer as the full name beside it, not its rival.
+        ("The Tidewater Board was led by who from 1981 to 1989?", _LED, "Tomas R . Vik"),
+        ("Who was the head of the Tidewater Board from 1991 to 1995?", _LED, "Ada Lund"),
+    ],
+)  # fmt: skip
+def test_a_row_of_two_dates_or_of_initials_answers(
+    reader_with: ReaderWith, question: str, passage: str, gold: str
+) -> None:
+    """Before, a row of a start and an end as two dates, or a name of initials written apart,
+    was no row; the names were no candidates (the parser splits or skips them)."""
+    assert _short(reader_with, question, passage) == gold
+
+
+def _candidate(text: str, score: float, sentence: Sentence) -> Candidate:
+    return Candidate(text, score, sentence, 1.0, Occurrence({"similarity": score}))
+
+
+@pytest.mark.parametrize(
+    ("short", "full", "kind", "answer"),
+    [
+        ("Clark", "David D . Clark", "entity", "David D . Clark"),
+        ("Vik", "Tomas Vik", "entity", "Tomas Vik"),
+        # Not a fuller name: another ending, too many words, a rank of a post asked.
+        ("Clark", "Clark Kent", "entity", None),
+        ("Clark", "Anne Marie Louise Clark", "entity", None),
+        ("General", "Lieutenant General", "category", None),
+    ],
+)
+def test_a_surname_and_its_full_name_beside_it_are_one_answer(
+    short: str, full: str, kind: str, answer: str | None
+) -> None:
+    """Two near-equal candidates are rivals, and the reader abstains; not a one-word name and
+    its fuller form in one sentence ("- David D . Clark – 1981 to July 1989" gives both):
+    the fuller name answers."""
+    text = f"- {full} – 1981 to July 1989 , then {short} ."
+    said = Sentence(0, "c0", "d0", 0, len(text), text)
+    decider = Decider({"similarity": 1.0}, min_support=0.5, min_margin=0.03)
+    ranked = [_candidate(short, 2.10, said), _candidate(full, 2.08, said)]
+    decided = decider.decide(ranked, ExpectedAnswer(kind, frozenset()))  # type: ignore[arg-type]
+    assert decided.text == answer
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "letters", "answer"),
+    [
+        ("Which party did Ann Lee belong to?", "- 1966-1976 : Ann Lee ( FDP )", "FDP", "FDP"),
+        ("Which party was Tom Reyes a member of?", "Tom Reyes ( PLD ) won the seat in 1994 .",
+         "PLD", "PLD"),
+        # A name sharing only some of the question's words is the letters' own.
+        ("Which communist party did Bo Vik join in 1919?",
+         "In 1919 Vik joined the Varnian Communist Party ( VKP ) .", "VKP",
+         "Varnian Communist Party (VKP)"),
+        ("Which party did Ann Lee belong to?",
+         "Lee joined the Christian Employers Association ( NCW ) in 1990 .", "NCW",
+         "Christian Employers Association (NCW)"),
+    ],
+)  # fmt: skip
+def test_letters_are_given_with_their_name_unless_it_is_the_questions(
+    question: str, sentence: str, letters: str, answer: str
+) -> None:
+    """ "Ann Lee ( FDP )" defines no letters: asked for Ann Lee's party, it answers "FDP",
+    not "Ann Lee (FDP)"."""
+    said = Sentence(0, "c0", "d0", 0, len(sentence), sentence)
+    decider = Decider({"similarity": 1.0}, min_support=0.5, min_margin=0.03)
+    expected = ExpectedAnswer("entity", frozenset({"ORG"}))
+    asked = read_question(question).words
+    decided = decider.decide([_candidate(letters, 2.0, said)], expected, asked=asked)
+    assert decided.text == answer
+
+
+def test_asked_of_the_rows_own_name_its_bracket_answers(reader_with: ReaderWith) -> None:
+    """A row's bracket is no rival of its name, unless the question names the row's name."""
+    question = "Which party did Orla Brandvik belong to from 1966 to 1976?"
+    assert _short(reader_with, question, _MAYORS) == "FDP"
+
+
+def test_the_row_writes_its_name_without_the_bullet(nlp: Any) -> None:
+    """The parser's span of a row's name may hold the bullet ("- Doris Lee"): the candidate is
+    written as the row's name."""
+    text = "- Doris Lee ( married 1997 , divorced 2018 ) ;"
+    doc = nlp(text)
+    found = [("- Doris Lee", "PERSON", 0, 0, 3), ("Bo Vik", "PERSON", 5, 5, 7)]
+    row = row_span(text, doc, question_time("from 1997 to 2018"), "entity", found)
+    assert row is not None and row.value == SAME_SPAN
+    assert [f[0] for f in found] == ["Doris Lee", "Bo Vik"]
+    assert row.beside(text.index("married")) and not row.beside(text.index("Doris"))
 
 
 def test_no_row_of_the_asked_time_is_no_answer_from_the_rows(reader_with: ReaderWith) -> None:

@@ -287,7 +287,7 @@ class Reader:
             candidates = [candidates[i] for i, _ in kept]
         if not candidates:
             return ShortAnswer(None, None, 0.0, expected.kind)
-        return self._decider.decide(candidates, expected, expand=not letters)
+        return self._decider.decide(candidates, expected, not letters, question.words)
 
     def candidates(
         self,
@@ -353,7 +353,9 @@ class Reader:
         for i, (sentence, doc, said, score, before, found_spans) in enumerate(
             zip(pool, docs, evidence, lifted, plain, found_in, strict=True)
         ):
-            row = row_span(sentence.text, doc, question.time, expected.kind, found_spans)
+            row = row_span(
+                sentence.text, doc, question.time, expected.kind, found_spans, question.words
+            )
             if timed_only and not said.values["fits_time"] and row is None:
                 continue
             if asked_of and not states_any(asked_of, sentence.text):
@@ -405,6 +407,8 @@ class Reader:
                     # place opening a name ("Kansas City" Chiefs) may answer.
                     or (label not in _PLACE_LIKE and part_of_named(doc, start, end, lent))
                     or (not opponent_asked and opposed(doc, start, end))  # "against Everton"
+                    # A list row's bracket ("- Ann Lee ( FDP )") says of the row's name.
+                    or (row is not None and key != row.key and row.beside(doc[start].idx))
                 ):
                     continue  # the question names it: not its answer
                 # "Sehwa Girls High School" is called a school by its own name.

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from graphgate.core.text import content_word_set
 from graphgate.query.answer_type import ExpectedAnswer
 from graphgate.query.reader_evidence import Sentence, defined_name, same_answer, same_letters
 from graphgate.query.reader_features import Occurrence
@@ -44,10 +45,16 @@ class Decider:
         return candidate.occurrence.score(self.weights, candidate.support)
 
     def decide(
-        self, ranked_candidates: list[Candidate], expected: ExpectedAnswer, expand: bool = True
+        self,
+        ranked_candidates: list[Candidate],
+        expected: ExpectedAnswer,
+        expand: bool = True,
+        asked: frozenset[str] = frozenset(),
     ) -> ShortAnswer:
         """The best candidate, unless its evidence is too weak or a rival is as good;
-        ``expand``: an abbreviation is given with the name its sentence defines it by."""
+        ``expand``: an abbreviation is given with the name its sentence defines it by, unless
+        that name is the question's (``asked``: its words): "Ann Lee ( FDP )" asked for Ann
+        Lee's party gives a party, not her."""
         best = ranked_candidates[0]
         # Its evidence, not its bonuses, must be enough; a row of the asked span is ("- Ann
         # Lee ( Fiji ) 1997-2002" for "from 1997 to 2002"), sharing no word with the question.
@@ -57,25 +64,25 @@ class Decider:
         # A rival read almost as well: either would be a guess. The best's post without its
         # "of" phrase ("Governor" of "Governor of South Australia") is the same answer.
         said = best.sentence.text
+        # So is the fuller name beside it ("Clark", "David D . Clark").
         rival = next(
             (
                 c
                 for c in ranked_candidates[1:]
-                if not (c.sentence.text == said and same_answer(best.text, c.text, said))
+                if not (
+                    c.sentence.text == said
+                    and (
+                        same_answer(best.text, c.text, said)
+                        or _fuller(best.text, c.text, expected.kind)
+                    )
+                )
             ),
             None,
         )
         if rival is not None and self.total(best) - self.total(rival) < self.min_margin:
             return ShortAnswer(None, None, best.relevance, expected.kind)
         # "Bankman-Fried" said where "Sam Bankman-Fried" is too: the fuller name answers.
-        fuller = [
-            c.text
-            for c in ranked_candidates
-            if " " not in best.text
-            and expected.kind != "category"  # "General" is no "Lieutenant General"
-            and c.text.endswith(" " + best.text)
-            and len(c.text.split()) <= 3
-        ]
+        fuller = [c.text for c in ranked_candidates if _fuller(best.text, c.text, expected.kind)]
         text = min(fuller, key=len) if fuller else best.text
         # "Governor" where its sentence says "Governor of South Australia": the post whole.
         posts = [
@@ -90,9 +97,31 @@ class Decider:
         # name there with its letters.
         beside = [text, *(c.text for c in ranked_candidates if c.sentence.text == said)]
         defined = next(
-            (t for t in beside if expand and same_letters(t, text, said, initials=t != text)),
+            (
+                t
+                for t in beside
+                if expand
+                and same_letters(t, text, said, initials=t != text)
+                and not _asked_name(defined_name(t, said), asked)
+            ),
             None,
         )
         if defined is not None:
             text = f"{defined_name(defined, said)} ({defined})"
         return ShortAnswer(text, best.sentence, best.score, expected.kind)
+
+
+def _fuller(name: str, other: str, kind: str) -> bool:
+    """``other`` is the fuller name of a one-word ``name`` ("Sam Bankman-Fried",
+    "Bankman-Fried"; "David D . Clark", "Clark"); a post's rank is none ("General" is no
+    "Lieutenant General")."""
+    words = [w for w in other.split() if w != "."]
+    return " " not in name and kind != "category" and other.endswith(" " + name) and len(words) <= 3
+
+
+def _asked_name(name: str | None, asked: frozenset[str]) -> bool:
+    """Every word of ``name`` is the question's ("Ann Lee" asked for Ann Lee's party); a party
+    sharing the question's words ("Hungarian Communist Party" for "which communist party")
+    is not."""
+    words = content_word_set(name or "")
+    return bool(words) and words <= asked

@@ -15,7 +15,8 @@ from itertools import pairwise
 from typing import Any
 
 from graphgate.core.dates import TimeSpan, dates_in, spans_in
-from graphgate.core.text import normalise_name
+from graphgate.core.text import content_word_set, normalise_name
+from graphgate.query.reader_evidence import named_by
 
 _BULLET = re.compile(r"^[\s\-–—*•·]+")
 _BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
@@ -23,6 +24,13 @@ _BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 # ("1945–46").
 _TIME_WORDS = re.compile(
     r"(?<![\w-])(?:since|from|to|until|till|present|now|onwards?|incumbent|today)(?![\w-])|\d+",
+    re.I,
+)
+# A row's second date ends what its first began: "married 1968 , divorced 1972". A death
+# ends a life, no term: "( born 1950 , died 1999 )" is no row's span.
+_ENDED = re.compile(
+    r"\b(?:divorced|div\.|until|till|left|resigned|retired|separated|annulled|widowed|"
+    r"ended)(?!\w)",
     re.I,
 )
 _OPEN_END = re.compile(r"[-–—]\s*(?:present|incumbent|today|now)\b", re.I)
@@ -52,10 +60,9 @@ def dated_row(text: str) -> DatedRow | None:
     """The name and the span a row gives ("- 1945 : Alfons Meyer": that year), or None for
     anything else: a sentence (a lower-case word outside a name), a row of several spans
     ("Winners: 1994–95, 1997–98"), or no name."""
-    spans = spans_in(text)
-    if len(spans) != 1:
+    span = _row_span(text)
+    if span is None:
         return None
-    span = spans[0]
     if span.point and _OPEN_END.search(text):  # "2015—incumbent": from then on
         span = TimeSpan(span.start, None, f"since {span.label}")
     blanked = _BRACKETED.sub(lambda m: " " * len(m.group(0)), _BULLET.sub(_blank, text))
@@ -76,13 +83,54 @@ def dated_row(text: str) -> DatedRow | None:
     return DatedRow(text[start:end].rstrip("."), start, end - (text[end - 1] == "."), span)
 
 
+def _row_span(text: str) -> TimeSpan | None:
+    """The one span a row gives: its only one; the one outside brackets where a bracket adds
+    another ("- 2004–2010 : Ann Lee ( also 2003 )"); or a start and an end given as two dates
+    ("- Ann Lee ( married 1968 , divorced 1972 )")."""
+    spans = spans_in(text)
+    if len(spans) == 1:
+        return spans[0]
+    outside = spans_in(_BRACKETED.sub(_blank, text))
+    if len(outside) == 1:
+        return outside[0]
+    if len(spans) != 2 or not all(s.point for s in spans):
+        return None
+    first, last = spans
+    between = _between(text, first.label, last.label)
+    if (
+        between is None
+        or not _ENDED.search(between)
+        or first.start is None
+        or last.end is None
+        or last.end < first.start
+    ):
+        return None
+    return TimeSpan(first.start, last.end, f"{first.label} to {last.label}", period=True)
+
+
+def _between(text: str, first: str, last: str) -> str | None:
+    """The text between two dates the row writes, in that order."""
+    a = text.find(first)
+    b = text.find(last, a + len(first)) if a >= 0 else -1
+    return text[a + len(first) : b] if b >= 0 else None
+
+
 def _blank(match: re.Match[str]) -> str:
     return " " * len(match.group(0))
 
 
 def _gap(blanked: str, words: list[re.Match[str]]) -> bool:
     """The name's words are not one run (a date or a bracket stood between them)."""
-    return any(blanked[a.end() : b.start()] != " " for a, b in pairwise(words))
+    return any(
+        blanked[a.end() : b.start()] != " "
+        and not _initial(a.group(0), blanked[a.end() : b.start()])
+        for a, b in pairwise(words)
+    )
+
+
+def _initial(word: str, gap: str) -> bool:
+    """An initial's full stop, written apart ("K . S . Chandrasekharan"), joins a name."""
+    return len(word) == 1 and word.isupper() and gap.strip() == "."
 
 
 def same_years(stated: TimeSpan, asked: TimeSpan) -> bool:
@@ -100,6 +148,13 @@ def same_years(stated: TimeSpan, asked: TimeSpan) -> bool:
 class RowName:
     key: str  # the name, normalised as the reader keys its candidates
     value: float  # SAME_SPAN or MEETS_SPAN
+    # Characters of the row's brackets: a party, a country, a nickname, a deputy, said of the
+    # name ("- Ann Lee ( Hansi ; vice : Bo Vik )"); none is what the row dates.
+    aside: tuple[tuple[int, int], ...] = ()
+
+    def beside(self, at: int) -> bool:
+        """The character ``at`` lies inside one of the row's brackets."""
+        return any(a <= at < b for a, b in self.aside)
 
 
 def row_span(
@@ -108,10 +163,11 @@ def row_span(
     asked: TimeSpan | None,
     kind: str,
     found: list[tuple[str, str, int, int, int]],
+    asked_words: frozenset[str] = frozenset(),
 ) -> RowName | None:
     """The name of a row whose span meets the asked time, for the reader; added to the
-    sentence's candidate spans (``found``, appended to in place) where the parser did not
-    find it."""
+    sentence's candidate spans (``found``, changed in place) where the parser did not find
+    it. ``asked_words``: the question's words (a row of the question's own name)."""
     if asked is None or kind not in ROWED:
         return None
     row = dated_row(text)
@@ -121,6 +177,15 @@ def row_span(
     named = doc.char_span(row.start, row.end, alignment_mode="expand")
     if named is None:
         return None
+    # The parser's span of the name may hold the bullet ("- Doris Lee"): the row's name is
+    # written as the row writes it.
+    found[:] = [(row.name, *f[1:]) if normalise_name(f[0]) == key else f for f in found]
     if all(normalise_name(f[0]) != key for f in found):
         found.append((row.name, ROW, int(named.start), int(named.start), int(named.end)))
-    return RowName(key, SAME_SPAN if same_years(row.span, asked) else MEETS_SPAN)
+    # Asked of the row's own name ("Ann Lee's party"), its brackets may answer.
+    aside = () if named_by(content_word_set(row.name), asked_words) else _brackets(text)
+    return RowName(key, SAME_SPAN if same_years(row.span, asked) else MEETS_SPAN, aside)
+
+
+def _brackets(text: str) -> tuple[tuple[int, int], ...]:
+    return tuple((m.start(), m.end()) for m in _BRACKETED.finditer(text))
