@@ -201,6 +201,16 @@ def test_the_word_that_asks_picks_the_candidate_it_governs(
         ("school", "Hale College", False),
         ("party", "Workers' Federation", False),  # a party may be called anything
         ("company", "Lund Stadium", False),  # a company of no listed kind: the name says nothing
+        # Competitions named in other languages, and awards, are no team.
+        ("team", "Coppa Varnia", True),
+        ("team", "Ligue 2", True),
+        ("team", "Serie B", True),
+        ("team", "the 2. Bundesliga", True),
+        ("team", "Harlow Player of the Year Award", True),
+        ("team", "Varn Sportsman of the Year Trophy", True),
+        ("cup", "Coppa Varnia", False),
+        ("award", "the Harlow Medal", False),
+        ("team", "Liga Deportiva Varnia", False),  # "Liga" opens clubs' names too
     ],
 )
 def test_a_name_that_declares_another_kind_is_not_the_kind_asked(
@@ -215,6 +225,8 @@ def test_a_name_that_declares_another_kind_is_not_the_kind_asked(
         ("Ada Lund", "Harlow", "Southern League"),
         ("Tom Reyes", "Kettering", "Northern Premier League"),
         ("Ivo Brandt", "Lyon Hawks", "Central Conference"),
+        ("Mara Quinn", "Lyon Rovers", "Ligue 2"),
+        ("Bo Vik", "Harlow Town", "Coupe de Varnia"),
     ],
 )
 def test_which_team_is_not_answered_by_the_league_it_played_in(

@@ -111,10 +111,17 @@ NOUN_PHRASE = "NOUN_PHRASE"
 _NAME_OF = frozenset({"name", "title"})
 # Kinds of organisation and place a name's own last word declares ("Southern League", "Wembley
 # Stadium", "Iowa State University"): asked for a team, a league is no answer. A noun in none of
-# these says nothing (a party may be called a league, a federation or a front).
+# these says nothing (a party may be called a league, a federation or a front). Competitions
+# with the words other languages name them by ("Coppa Italia", "La Liga", "Ligue 1").
+# ("Liga" and "Copa" open clubs' names too: "Liga Deportiva Universitaria".)
+_COMPETITIONS = frozenset(
+    {"league", "division", "conference", "cup", "championship", "tournament", "ligue", "coppa",
+     "coupe", "pokal", "serie", "bundesliga", "eredivisie", "premiership"}
+)  # fmt: skip
 _NAMED_KINDS: tuple[frozenset[str], ...] = (
     frozenset({"team", "club", "side", "squad", "franchise"}),
-    frozenset({"league", "division", "conference", "cup", "championship", "tournament"}),
+    _COMPETITIONS,
+    frozenset({"award", "prize", "medal", "trophy", "honour", "honor"}),
     frozenset({"stadium", "arena", "ground", "venue"}),
     frozenset({"university", "college", "school", "academy"}),
 )
@@ -159,7 +166,6 @@ _WORKED_AT = re.compile(
     r"taught|attend(?:s|ed|ing)?|enrol+(?:s|ed|ing)?|train(?:s|ed|ing)?|lectur\w*)\b",
     re.I,
 )
-
 
 def _asks_workplace(text: str, doc: Any | None) -> bool:
     """Whether "where" asks where one worked or studied. A word of work modifying a noun
