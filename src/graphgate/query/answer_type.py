@@ -167,6 +167,7 @@ _WORKED_AT = re.compile(
     re.I,
 )
 
+
 def _asks_workplace(text: str, doc: Any | None) -> bool:
     """Whether "where" asks where one worked or studied. A word of work modifying a noun
     ("the working locations", "a working group") asks nothing of the kind."""
