@@ -151,11 +151,12 @@ def test_the_row_of_the_asked_span_answers(
 
 _SPOUSES = (
     "Ivo Brandt ( born 1944 ) is a Norwegian politician who led the Centre Party .\n"
-    "Personal life .\nBrandt has been married four times :\n"
+    "Personal life .\nBrandt has been married five times :\n"
     "- Eva Lindqvist ( married 1968 , divorced 1972 ) ;\n"
     "- Anne Solberg ( married 1972 , divorced 1984 ) ;\n"
     "- Hanne Rask ( Hansi ; married 1984 , divorced 1997 ) ;\n"
-    "- Mira Holt ( married 1997 ) .\nHe lives in Bergen ."
+    "- Mira Holt ( married 1997 , divorced 2018 ) ;\n- Kim Soon-ja ( married 2018 ) .\n"
+    "He lives in Bergen ."
 )
 _CHAIRED = (
     "The Union of Harbour Pilots elects a chair every four years .\nChairs .\n"
@@ -179,6 +180,8 @@ _LED = (
          "1972?", _SPOUSES, "Eva Lindqvist"),
         ("From 1984 to 1997 the politician Ivo Brandt was the husband of which woman?",
          _SPOUSES, "Hanne Rask"),
+        # A row ended in the asked first year ("divorced 2018") did not begin then.
+        ("Ivo Brandt was married to whom from 2018 to 2019?", _SPOUSES, "Kim Soon-ja"),
         ("The Union of Harbour Pilots was chaired by which person from 1971 to 1974?",
          _CHAIRED, "K . S . Varadan"),
         ("Who chaired the Union of Harbour Pilots from 1967 to 1970?", _CHAIRED,
@@ -269,6 +272,9 @@ def test_the_row_writes_its_name_without_the_bullet(nlp: Any) -> None:
     assert row is not None and row.value == SAME_SPAN
     assert [f[0] for f in found] == ["Doris Lee", "Bo Vik"]
     assert row.beside(text.index("married")) and not row.beside(text.index("Doris"))
+    # Its span begins in 1997, the asked first year; the divorce in 2018 begins nothing.
+    assert row.bounds(question_time("from 1997 to 2018")) == (True, False)
+    assert row.bounds(question_time("from 2018 to 2019")) == (False, False)
 
 
 def test_no_row_of_the_asked_time_is_no_answer_from_the_rows(reader_with: ReaderWith) -> None:

@@ -82,7 +82,6 @@ from graphgate.query.reader_features import (
     WEIGHTS,
     DatedEnd,
     Occurrence,
-    bounds_met,
     dated_ends,
     nearest_date,
     nearness,
@@ -435,8 +434,8 @@ class Reader:
                         and names_a_post(defined_name(text, evidence_text) or text)
                     )
                 in_row = row is not None and key == row.key
-                if in_row:  # the row's own span dates its name
-                    begins, ends = bounds_met(sentence.text, question.time)
+                if row is not None and in_row:  # the row's own span dates its name
+                    begins, ends = row.bounds(question.time)
                     ended = outside = False
                 occurrence = Occurrence(
                     {

@@ -148,9 +148,19 @@ def same_years(stated: TimeSpan, asked: TimeSpan) -> bool:
 class RowName:
     key: str  # the name, normalised as the reader keys its candidates
     value: float  # SAME_SPAN or MEETS_SPAN
+    span: TimeSpan  # the row's
     # Characters of the row's brackets: a party, a country, a nickname, a deputy, said of the
     # name ("- Ann Lee ( Hansi ; vice : Bo Vik )"); none is what the row dates.
     aside: tuple[tuple[int, int], ...] = ()
+
+    def bounds(self, asked: TimeSpan | None) -> tuple[bool, bool]:
+        """Whether the row's span begins in the asked span's first year, and whether in its
+        last (``reader_features.bounds_met`` of the row's span alone: "( married 1997 ,
+        divorced 2018 )" begins in 1997, not in 2018)."""
+        if asked is None or asked.start is None or asked.end is None or self.span.start is None:
+            return False, False
+        first, last, begun = asked.start.year, asked.end.year, self.span.start.year
+        return last > first and begun == first, last > first and begun == last
 
     def beside(self, at: int) -> bool:
         """The character ``at`` lies inside one of the row's brackets."""
@@ -184,7 +194,7 @@ def row_span(
         found.append((row.name, ROW, int(named.start), int(named.start), int(named.end)))
     # Asked of the row's own name ("Ann Lee's party"), its brackets may answer.
     aside = () if named_by(content_word_set(row.name), asked_words) else _brackets(text)
-    return RowName(key, SAME_SPAN if same_years(row.span, asked) else MEETS_SPAN, aside)
+    return RowName(key, SAME_SPAN if same_years(row.span, asked) else MEETS_SPAN, row.span, aside)
 
 
 def _brackets(text: str) -> tuple[tuple[int, int], ...]:
