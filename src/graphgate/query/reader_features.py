@@ -109,12 +109,17 @@ def bounds_met(text: str, asked: TimeSpan | None) -> tuple[bool, bool]:
     years, and whether one begins in its last. What held from A to B usually began with an
     event dated A ("joined X in 1987"); an event dated B is often the change that ended it
     ("sold to Y in 1991")."""
+    return begun_at_bounds(spans_in(text), asked)
+
+
+def begun_at_bounds(spans: Sequence[TimeSpan], asked: TimeSpan | None) -> tuple[bool, bool]:
+    """``bounds_met`` of the given spans (a list row's own span, where its text states more)."""
     if asked is None or asked.start is None or asked.end is None:
         return False, False
     first, last = asked.start.year, asked.end.year
     if last <= first:
         return False, False
-    begun = {span.start.year for span in spans_in(text) if span.start is not None}
+    begun = {span.start.year for span in spans if span.start is not None}
     return first in begun, last in begun
 
 

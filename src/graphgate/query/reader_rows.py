@@ -17,6 +17,7 @@ from typing import Any
 from graphgate.core.dates import TimeSpan, dates_in, spans_in
 from graphgate.core.text import content_word_set, normalise_name
 from graphgate.query.reader_evidence import named_by
+from graphgate.query.reader_features import begun_at_bounds
 
 _BULLET = re.compile(r"^[\s\-–—*•·]+")
 _BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
@@ -157,10 +158,7 @@ class RowName:
         """Whether the row's span begins in the asked span's first year, and whether in its
         last (``reader_features.bounds_met`` of the row's span alone: "( married 1997 ,
         divorced 2018 )" begins in 1997, not in 2018)."""
-        if asked is None or asked.start is None or asked.end is None or self.span.start is None:
-            return False, False
-        first, last, begun = asked.start.year, asked.end.year, self.span.start.year
-        return last > first and begun == first, last > first and begun == last
+        return begun_at_bounds([self.span], asked)
 
     def beside(self, at: int) -> bool:
         """The character ``at`` lies inside one of the row's brackets."""
