@@ -54,3 +54,21 @@ def test_a_name_does_not_begin_with_a_bullet(nlp: Any, row: str, name: str) -> N
     found = [text for text, *_ in spans(nlp(row), BODY)]
     assert name in found
     assert not [text for text in found if text[:1] in "-–•*"]
+
+
+TITLE = ExpectedAnswer("phrase", frozenset({"ORG", "WORK_OF_ART"}), "title", frozenset({"ORG"}))
+
+
+def test_a_name_of_a_kind_ruled_out_is_no_noun_phrase_either(nlp: Any) -> None:
+    """Asked for a title, neither the person nor the date of the sentence answers, whether as
+    a labelled name or as the noun phrase the parse also gives; the phrase of no label may."""
+    doc = nlp("In 1953 Lund lost a famous game to Ivo Brandt in Karsk .")
+    doc.ents = [
+        Span(doc, 1, 2, label="DATE"),
+        Span(doc, 2, 3, label="PERSON"),
+        Span(doc, 8, 10, label="PERSON"),
+        Span(doc, 11, 12, label="GPE"),
+    ]
+    found = [text for text, *_ in spans(doc, TITLE)]
+    assert not {"1953", "Lund", "Ivo Brandt", "Karsk"} & set(found)
+    assert "famous game" in found

@@ -126,6 +126,10 @@ def test_a_post_labelled_an_organisation_is_no_employer(
         ("Which academy did Ivo Brandt join in Jun 1960?", False),
         ("Which league did Harlow Town play in from 1994 to 1997?", False),
         ("What award did Mara Quinn win in 2004?", False),
+        # A date is no name and no title.
+        ("The chess player Ada Lund got what title in 1962?", False),
+        ("Which name was officially given to the squadron from 1935 to 1937?", False),
+        ("The Varnian Test Wing had been officially named what from Jul 1946 to 1948?", False),
         # A stretch of time may be named by a date; a noun of no type asks anything.
         ("Which season did Tom Reyes debut in?", True),
         ("Which era did the Varn kingdom flourish in?", True),
@@ -135,6 +139,22 @@ def test_a_post_labelled_an_organisation_is_no_employer(
 def test_a_date_answers_no_noun_but_one_of_time(question: str, dated: bool, nlp: Any) -> None:
     expected = expected_answer(read_question(question), nlp(question))
     assert ("DATE" in expected.labels) is dated
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "The chess player Ada Lund got what title in 1962?",
+        "What title did the wrestler Tom Reyes win in Apr 1998?",
+        "Which title was Ivo Brandt awarded in 1971?",
+    ],
+)
+def test_a_title_is_no_person_and_no_place(question: str, nlp: Any) -> None:
+    """A rank, a post or a championship: a name labelled a person or a place is none."""
+    expected = expected_answer(read_question(question), nlp(question))
+    assert expected.head == "title"
+    assert not expected.labels & {"PERSON", "GPE", "LOC", "FAC", "DATE"}
+    assert "ORG" in expected.labels
 
 
 @pytest.mark.parametrize(
@@ -207,6 +227,16 @@ def test_a_question_asks_for_a_post(question: str, post: bool) -> None:
          "Harlow Town , founded on 4 May 1994 , is a football club from Essex . From 1994 the "
          "club played in the Isthmian League until its promotion in 1997 .",
          "the Isthmian League"),
+        # A title is no date, and "the title of X" calls X one. Before: no answer, the birth
+        # date a rival; the second as before.
+        ("The Varnian chess player Ada Lund got what title in 1962?",
+         "Ada Lund ( 20 November 1934 – 30 August 1995 ) was a Varnian chess player . She was "
+         "awarded the title of International Grandmaster by FIDE in 1962 and won at Karsk in "
+         "1962 .", "International Grandmaster"),
+        ("The chess player Ivo Brandt earned what title in 1971?",
+         "Ivo Brandt ( born 3 May 1950 in Karsk ) is a Varnian chess player . In 1971 Brandt "
+         "earned the title of International Master , and in 1975 FIDE made him a Grandmaster .",
+         "International Master"),
         # A place on a team is no post: the striker, not the captain (as before).
         ("What position did Tom Reyes play from 2001 to 2005?",
          "From 2001 to 2005 Reyes played as a striker for Harlow Town , where he was also "

@@ -2,7 +2,8 @@
 what held from that date on, the one who came answers; asked what held until it, the one who
 left. Shown on the roles the parse gives in many phrasings (replaced / succeeded, active and
 passive, resigned, sacked, left X to join Y, a transfer from X, resigned or withdrew from X,
-sold, willed, bought or inherited), on
+sold, willed, bought or inherited; the arrival, departure or sacking of X; a thing renamed),
+on
 sentences telling of no change, and end to end through the reader with the feature's weight and
 without it."""
 
@@ -64,11 +65,30 @@ _BRINK_TO_LUND = "Tomas Brink was replaced by Ada Lund as the coach of Kelso Rov
         ("Ada Lund inherited the house from Tomas Brink in 1960 .", "Tomas Brink", LEAVING),
         ("In 1960 Tomas Brink gave the painting to the Kelso Museum .", "the Kelso Museum",
          COMING),
+        # The change named by a noun: "the arrival of X", "X's departure", "the sacking of X".
+        ("With the arrival of Ada Lund as coach in October 2009 , the club recovered .",
+         "Ada Lund", COMING),
+        ("The appointment of Ada Lund in 2009 ended a poor run .", "Ada Lund", COMING),
+        ("After the resignation of Tomas Brink in May 2008 , Lund took over .", "Tomas Brink",
+         LEAVING),
+        ("Tomas Brink's departure in 2008 left the club without a coach .", "Tomas Brink",
+         LEAVING),
+        ("The sacking of Tomas Brink in 2008 surprised the players .", "Tomas Brink", LEAVING),
+        # A new name for the same thing: the old name leaves, the new one comes.
+        ("The Osterby Proving Group was redesignated the Northern Armament Command on 1 July "
+         "1951 .", "The Osterby Proving Group", LEAVING),
+        ("The Osterby Proving Group was redesignated the Northern Armament Command on 1 July "
+         "1951 .", "the Northern Armament Command", COMING),
+        ("In 1925 the city of Karsk was renamed Ivograd .", "Ivograd", COMING),
         # No change of hands told: the lender, a winner, a graduate's college.
         ("In 2013 , Vik was loaned by Harlow Town to Kelso Rovers .", "Harlow Town", NONE),
         ("Tomas Brink won the league with Kelso Rovers in 2008 .", "Tomas Brink", NONE),
         ("Tomas Brink won the league with Kelso Rovers in 2008 .", "Kelso Rovers", NONE),
         ("Vik graduated from Harlow College in 1984 .", "Harlow College", NONE),
+        # A noun of arrival or of naming that tells of no holder.
+        ("The history of Kelso Rovers began in 1880 .", "Kelso Rovers", NONE),
+        ("The arrival of spring in 2009 was late in Osterby .", "Osterby", NONE),
+        ("The city was named after Ivo Brandt in 1925 .", "Ivo Brandt", NONE),
     ],
 )  # fmt: skip
 def test_the_side_a_name_takes_in_a_change_of_hands(
@@ -129,6 +149,14 @@ def test_the_side_a_name_takes_in_a_change_of_hands(
                 "head coach ."
             ],
             "Ada Lund",
+        ),
+        # The change named by a noun: the one whose arrival closes the asked span is no
+        # answer (the reader abstained on the two names before).
+        (
+            "Who coached Kelso Rovers from 2006 to 2011?",
+            ["The arrival of Ada Lund as coach in 2011 ended the five-year reign of Tomas Brink "
+             "at Kelso Rovers ."],
+            "Tomas Brink",
         ),
         # A change of owner: asked from the sale on, the buyer; the seller stands nearer.
         (

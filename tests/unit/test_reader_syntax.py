@@ -71,6 +71,14 @@ def test_a_name_set_beside_the_noun_is_called_it(nlp: Any, sentence: str) -> Non
         ("He was tied to the Moretti crime family for a decade.", "Moretti", "family", True),
         ("Ivo Brandt was a poet and a novelist from Graz.", "Ivo Brandt", "novelist", True),
         ("Ivo Brandt was a poet and a novelist from Graz.", "Graz", "novelist", False),
+        # A noun's "of" giving its own name; a relation's "of" gives another thing.
+        ("He was awarded the title of International Grandmaster by FIDE in 1962.",
+         "International Grandmaster", "title", True),
+        ("In 1701 the duchy became the Kingdom of Varnia.", "Varnia", "kingdom", True),
+        ("The family moved to the city of Karsk in 1863.", "Karsk", "city", True),
+        ("She held the office of Lord Mayor until 1990.", "Lord Mayor", "office", True),
+        ("Ivo Brandt became the coach of Kelso Rovers in 2009.", "Kelso Rovers", "coach", False),
+        ("Karsk became the capital of Varnia in 1920.", "Varnia", "capital", False),
     ],
 )  # fmt: skip
 def test_a_sentence_calls_its_subject_what_is_asked(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from graphgate.query.question import Question, asking_word, requested
+from graphgate.query.reader_naming import asks_name
 
 AnswerKind = Literal["entity", "date", "place", "number", "option", "yes_no", "phrase", "category"]
 
@@ -224,8 +225,13 @@ def expected_answer(question: Question, doc: Any | None = None) -> ExpectedAnswe
     named = NAMED if _ASKS_GROUP.search(text) else NAMED - {"NORP"}
     if head:  # "which comedy": "English" is none ("what language" is typed above)
         named -= {"LANGUAGE"}
-    # "Which academy": a date is none; "which season" may be one.
-    dated = not head or head in GENERIC_HEADS | _SPELL_HEADS
+    if head == "title":  # a rank, a post or a championship: no person, no place
+        named -= PEOPLE | PLACES
+    # "Which academy": a date is none; "which season" may be one. Nor is a date a name or a
+    # title ("got what title in 1962", "officially named what").
+    dated = (not head or head in GENERIC_HEADS | _SPELL_HEADS) and not (
+        head in _NAME_OF or asks_name(text)
+    )
     return ExpectedAnswer("phrase", named | NUMBERS | (DATES if dated else set()), head, named)
 
 
@@ -418,6 +424,16 @@ def names_other_kind(head: str | None, name: str) -> bool:
     own = next((w for w in reversed(kinds) if w in _ALL_KINDS), None)
     asked = next((kinds for kinds in _NAMED_KINDS if head in kinds), None)
     return asked is not None and own is not None and own not in asked
+
+
+# Words that make a name no person's, whatever the parser labels it: "La Liga", "Copa del Rey",
+# "the FA Cup", "Ajax Amsterdam Football Club" ("Arena" and "Ground" are surnames too).
+_NO_PERSON = (_ALL_KINDS - {"arena", "ground", "side", "honor", "honour"}) | {"liga", "copa"}
+
+
+def names_no_person(name: str) -> bool:
+    """A word of the name declares a competition, team, prize, venue or school."""
+    return any(w.lower().strip(".,") in _NO_PERSON for w in name.split())
 
 
 # Nouns that ask for a person ("which actress", "which host").

@@ -50,6 +50,7 @@ from graphgate.query.answer_type import (
     asks_post,
     expected_answer,
     names_a_post,
+    names_no_person,
     names_other_kind,
 )
 from graphgate.query.base import RetrievalResult
@@ -87,6 +88,7 @@ from graphgate.query.reader_features import (
     nearness,
 )
 from graphgate.query.reader_names import lent_names, lent_to, part_of_named, unlabelled_name
+from graphgate.query.reader_naming import asks_name, named_as
 from graphgate.query.reader_rows import row_span
 from graphgate.query.reader_succession import COMING, LEAVING, succession_role
 from graphgate.query.reader_syntax import (
@@ -349,6 +351,7 @@ class Reader:
         lent = lent_names(question.text)  # a person holding one is a namesake or kin
         evidence_text = " ".join(s.text for s in pool)
         opponent_asked = asks_opponent(question.text)
+        name_asked = asks_name(question.text)
         for i, (sentence, doc, said, score, before, found_spans) in enumerate(
             zip(pool, docs, evidence, lifted, plain, found_in, strict=True)
         ):
@@ -433,6 +436,8 @@ class Reader:
                         and not expected.preferred & PEOPLE
                         and names_a_post(defined_name(text, evidence_text) or text)
                     )
+                    # "La Liga" labelled a person is a competition's name.
+                    preferred = preferred and not (label in PEOPLE and names_no_person(text))
                 in_row = row is not None and key == row.key
                 if row is not None and in_row:  # the row's own span dates its name
                     begins, ends = row.bounds(question.time)
@@ -455,6 +460,7 @@ class Reader:
                         "preferred": float(preferred),
                         "head_noun": float(bool(head) and head in text.lower()),
                         "described": float(described),
+                        "named_as": float(name_asked and named_as(doc, start, end)),
                         "asked_by": float(asked_by(doc, start, end, asking)),
                         "prominence": prominence(doc, start, end),
                         "life_end": end_value(asked_bound, doc, start, end, label in DATES),

@@ -296,8 +296,11 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
     if expected.kind == "category":  # a common noun: "a striker", "sportsbooks"
         out += common_nouns(doc, expected)
     if expected.kind == "phrase":
+        # A name of a kind the question rules out is no noun phrase either: "20 November"
+        # for "what title", nor "Ivo Brandt".
+        ruled_out = _tokens_labelled_other(doc, expected)
         for chunk in doc.noun_chunks:
-            if chunk.root.pos_ in {"PRON", "NUM"}:
+            if chunk.root.pos_ in {"PRON", "NUM"} or chunk.root.i in ruled_out:
                 continue
             words = _chunk_words(chunk)
             if words:
@@ -336,6 +339,10 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
                 out = [c for c in out if not span.start <= c[3] < span.end]
                 out.append((found.group(0), "CARDINAL", span.start, span.start, span.end))
     return out
+
+
+def _tokens_labelled_other(doc: Any, expected: ExpectedAnswer) -> set[int]:
+    return {i for e in doc.ents if e.label_ not in expected.labels for i in range(e.start, e.end)}
 
 
 # The parser sometimes ends a name on a function word ("the Chicago Bulls of the NBA" as

@@ -42,6 +42,7 @@ FEATURES: tuple[str, ...] = (
     "preferred",  # of the type the question prefers (a person for "who")
     "head_noun",  # holds the noun the question asks for ("which university" -> "University of …")
     "described",  # the sentence calls it what is asked ("X is a Canadian actress", "5 goals")
+    "named_as",  # asked what the subject was called, a verb of naming gives it ("renamed X")
     "asked_by",  # the word governing the question's wh-word governs it ("founded by X")
     "prominence",  # 1 / (1 + arcs from the sentence's root to it): an argument, not a modifier
     "life_end",  # a lifespan's or a run's date: 1 the end asked ("born", "premiered" -> its
@@ -73,6 +74,7 @@ WEIGHTS: dict[str, float] = {
     "preferred": 0.3,
     "head_noun": 0.0,
     "described": 0.3,
+    "named_as": 0.3,
     "asked_by": 0.15,
     "prominence": 0.2,
     "life_end": 0.3,

@@ -1,7 +1,8 @@
 """Who left and who came, in a sentence that tells of a change of hands: "Baldini resigned …,
 being replaced by Walter Zenga", "Kaunda was succeeded by Frederick Chiluba in 1991", "Mills
 left Alfreton to return to Tamworth", "joined on a free transfer from Lyon", "resigned from the
-party in 1972", "Willis sold the ship to Ferreira in 1895".
+party in 1972", "Willis sold the ship to Ferreira in 1895", "the arrival of Quique as coach",
+"the AAF PGC was redesignated the Air Proving Ground Command" (a name for a name).
 
 Such a sentence names both sides of the change beside one date. Asked what held from that date
 on, the one who came answers; asked what held until it, the one who left (query/reader.py
@@ -37,6 +38,17 @@ _HANDS_OVER = frozenset({"sell", "give", "donate", "bequeath", "will", "cede", "
 _TAKES = frozenset({"buy", "purchase", "acquire", "inherit"})
 
 
+# "X was renamed / redesignated Y": the name X leaves, Y comes.
+_RENAMES = frozenset({"rename", "redesignate", "retitle", "rebrand"})
+# The same changes named by a noun: "the arrival of Quique as coach", "Baldini's resignation",
+# "the sacking of Abel Resino" ("of X" and "X's" alike).
+_COMING_NOUNS = frozenset({"arrival", "appointment", "signing", "hiring", "accession"})
+_LEAVING_NOUNS = frozenset(
+    {"departure", "resignation", "dismissal", "sacking", "firing", "retirement", "exit",
+     "removal", "ouster", "ousting", "death"}
+)  # fmt: skip
+
+
 def succession_role(doc: Any, start: int, end: int) -> int:
     """LEAVING, COMING or NONE: the candidate's side in the change its sentence tells of."""
     if end <= start:
@@ -52,13 +64,24 @@ def succession_role(doc: Any, start: int, end: int) -> int:
             return LEAVING
         if lemma in _TAKES_OVER | _TAKES:
             return COMING
-    if dep == "nsubjpass" and lemma in _TAKES_OVER | _REMOVES:
+    if dep == "nsubjpass" and lemma in _TAKES_OVER | _REMOVES | _RENAMES:
         return LEAVING
+    # "was renamed Y" (a passive's object too: "was redesignated the Y Command").
+    passive = any(c.dep_ in {"auxpass", "nsubjpass"} for c in head.children)
+    if lemma in _RENAMES and (dep in {"oprd", "attr"} or (dep == "dobj" and passive)):
+        return COMING
     if dep == "dobj":
         if lemma in _TAKES_OVER | _REMOVES | _OBJECT_LEFT:
             return LEAVING
         if lemma in _MOVES:
             return COMING
+    noun = head.head if dep == "pobj" and head.lower_ == "of" else head if dep == "poss" else None
+    if noun is not None and noun.pos_ == "NOUN":
+        noun_lemma = str(noun.lemma_).lower()
+        if noun_lemma in _COMING_NOUNS:
+            return COMING
+        if noun_lemma in _LEAVING_NOUNS:
+            return LEAVING
     if dep == "pobj" and head.head.i != head.i:
         verb, word = str(head.head.lemma_).lower(), str(head.lower_)
         if word == "by" and head.dep_ == "agent" and verb in _TAKES_OVER | _TAKES | _HANDS_OVER:

@@ -24,6 +24,13 @@ from graphgate.query.answer_type import PERSON_NOUNS
 # A number of what the question counts: "150 million records" (nummod), "12 goals".
 _DESCRIBES = frozenset({"compound", "appos", "nmod", "conj", "nummod"})
 _SUBJECTS = frozenset({"nsubj", "nsubjpass"})
+# Nouns whose "of" gives their own name ("the title of Grandmaster", "the kingdom of Prussia");
+# "the coach of X" or "the capital of X" gives another's.
+_OF_NAMES = frozenset(
+    {"title", "rank", "degree", "position", "post", "office", "role", "city", "town", "village",
+     "county", "state", "province", "kingdom", "duchy", "principality", "island", "district",
+     "municipality", "diocese", "republic", "port"}
+)  # fmt: skip
 # What a word governs as its argument: "founded by X" (pobj), "founded X", "X founded".
 _ARGUMENTS = frozenset({"pobj", "dobj", "nsubj", "nsubjpass", "attr", "iobj", "dative"})
 # Lower case only: a title's "Born" ("Natural Born Killers") asks about no life.
@@ -82,6 +89,10 @@ def described_as(doc: Any, start: int, end: int, head: str | None, modifier: boo
         if outside and token.dep_ in _DESCRIBES and _is_head(token.head, head):
             return True
     root = span.root
+    # "the title of International Grandmaster", "the city of Karsk": the noun's "of" names it.
+    of = root.head if root.dep_ == "pobj" and root.head.lower_ == "of" else None
+    if of is not None and head in _OF_NAMES and of.head.i != of.i and _is_head(of.head, head):
+        return True
     if root.dep_ in _SUBJECTS:  # "X is a Canadian actress", "X was an actor and singer"
         for child in root.head.children:
             if child.dep_ in {"attr", "appos"} and any(
