@@ -262,7 +262,7 @@ def test_a_stint_is_read_from_the_sentence_that_dates_its_start(
     assert short(answerer, question, CAREER) == gold
 
 
-def test_the_time_features_hold_only_for_a_span_of_several_years() -> None:
+def test_the_time_features_hold_only_for_a_span_of_several_years_or_months() -> None:
     asked = question_time("from 1987 to 1991")
     assert bounds_met("He began at Kelso Rovers in 1987.", asked) == (True, False)
     assert bounds_met("He was sold on in December 1991.", asked) == (False, True)
@@ -270,6 +270,34 @@ def test_the_time_features_hold_only_for_a_span_of_several_years() -> None:
     assert bounds_met("He joined in 1989.", asked) == (False, False)
     assert bounds_met("He joined in 1987.", question_time("in 1987")) == (False, False)
     assert bounds_met("He joined in 1987.", None) == (False, False)
+    # One year asked by its months: a date of a month or a day meets an end, the year none.
+    months = question_time("from Feb 2009 to Oct 2009")
+    assert bounds_met("He arrived as coach in October 2009.", months) == (False, True)
+    assert bounds_met("He took over on 3 February 2009.", months) == (True, False)
+    assert bounds_met("He took over in 2009.", months) == (False, False)
+    assert bounds_met("He took over in June 2009.", months) == (False, False)
+    assert bounds_met("He left in May 2009.", question_time("in May 2009")) == (False, False)
+
+
+_ARRIVAL = (
+    "Ivo Brandt coached the club from February 2009 . With the arrival of Tom Reyes as coach in "
+    "October 2009 , Kelso saw a change of fortunes ."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "gold"),
+    [
+        ("Who was Kelso Rovers' coach from Feb 2009 to Oct 2009?", "Ivo Brandt"),  # Tom Reyes
+        ("Who was Kelso Rovers' coach from Oct 2009 to 2011?", "Tom Reyes"),  # as before
+    ],
+)
+def test_a_span_within_one_year_is_met_by_its_months(
+    answerer: ExtractiveAnswerer, question: str, gold: str
+) -> None:
+    """Asked from February to October of one year, the coach dated February began it and the
+    one who arrived in October ended it."""
+    assert short(answerer, question, _ARRIVAL) == gold
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from graphgate.core.dates import TimeSpan, spans_in
@@ -119,10 +120,30 @@ def begun_at_bounds(spans: Sequence[TimeSpan], asked: TimeSpan | None) -> tuple[
     if asked is None or asked.start is None or asked.end is None:
         return False, False
     first, last = asked.start.year, asked.end.year
-    if last <= first:
+    if last == first:  # "from Feb 2009 to Oct 2009": a date of a month meets either end
+        return _begun_in_months(spans, asked.start, asked.end)
+    if last < first:
         return False, False
     begun = {span.start.year for span in spans if span.start is not None}
     return first in begun, last in begun
+
+
+_MONTH_DAYS = 31
+
+
+def _begun_in_months(spans: Sequence[TimeSpan], start: date, end: date) -> tuple[bool, bool]:
+    """``begun_at_bounds`` of a span asked within one year: a date of a month or a day ("in
+    October 2009") begins in the asked first month or in its last; a whole year says neither."""
+    if (start.year, start.month) == (end.year, end.month):
+        return False, False
+    begun = {
+        (span.start.year, span.start.month)
+        for span in spans
+        if span.start is not None
+        and span.end is not None
+        and (span.end - span.start).days < _MONTH_DAYS
+    }
+    return (start.year, start.month) in begun, (end.year, end.month) in begun
 
 
 # A date that ends what its clause tells ("hosted the show until 1987", "till his death in
