@@ -174,11 +174,12 @@ class QuerySettings(Section):
     )
     reader_timed_evidence: bool = Field(
         True,
-        description='A question asking over a period ("which team from 2005 to 2006") is '
-        "answered by the offline reader only from sentences stating a time inside it, or a "
-        'list row dated in it: an undated sentence (a page\'s present, "X plays for Y") '
-        "says nothing of the period, so with none dated the reader abstains (TimeQA: README). "
-        "Off, undated sentences compete, scored lower.",
+        description='A question asking over a period ("which team from 2005 to 2006") or '
+        'of a time its main verb asks of ("got what title in 1962"; not "the film released '
+        'in 1986") is answered by the offline reader only from sentences stating a time '
+        "inside it, or a list row dated in it: an undated sentence (a page's present, \"X "
+        'plays for Y") says nothing of that time, so with none dated the reader abstains '
+        "(TimeQA: README). Off, undated sentences compete, scored lower.",
     )
     reader_side_similarity: float = Field(
         0.4,

@@ -96,6 +96,7 @@ from graphgate.query.reader_syntax import (
     asked_end,
     asks_opponent,
     called_a,
+    dates_the_asked,
     described_as,
     end_value,
     group_asked,
@@ -147,8 +148,9 @@ class Reader:
     ) -> None:
         """``nlp`` and ``embedder`` load what a question read without an index (an external
         retriever's result) lacks; a question of a loaded index brings its own.
-        ``timed_evidence``: a question asking over a period is answered only by sentences
-        stating a time inside it (or a list row dated in it)."""
+        ``timed_evidence``: a question asking over a period, or of a time its main verb
+        asks of, is answered only by sentences stating a time inside it (or a list row dated
+        in it)."""
         self._nlp_loader = nlp
         self._embedder_loader = embedder
         self._nlp: Any = None
@@ -341,9 +343,14 @@ class Reader:
         verbs = verbs if expected.kind == "phrase" and not expected.head else frozenset()
         # "Which team was X part of from 2005 to 2006?" asks what held over a period: a
         # sentence stating no time inside it ("X is a footballer who plays for Y", the page's
-        # present) says nothing of that period. A single date ("the film shot in 1986")
-        # often names the event, not the answer's time, and filters nothing.
-        timed_only = self.timed_evidence and question.time is not None and question.time.period
+        # present) says nothing of that period; nor of one time the main verb asks of ("got
+        # what title in 1962"). A date describing a thing ("the film shot in 1986") names
+        # another event, not the answer's time, and filters nothing.
+        timed_only = (
+            self.timed_evidence
+            and question.time is not None
+            and (question.time.period or dates_the_asked(question.parse(self._pipeline), head))
+        )
         # "Which of the Cratchit children is ill?": the group's words say who may answer; a
         # sentence holding none of the rest ("ill") says nothing of which of them is asked.
         group = group_asked(question.parse(self._pipeline))

@@ -17,7 +17,7 @@ from typing import Any
 from graphgate.core.dates import dates_in, is_month
 from graphgate.core.family_match import stem
 from graphgate.core.text import content_word_set
-from graphgate.query.answer_type import PERSON_NOUNS
+from graphgate.query.answer_type import DATES, PERSON_NOUNS
 
 # Dependencies that make one noun a description of another: "the band Euphoria", "Agüero, an
 # Argentine footballer", "the DeCavalcante crime family".
@@ -361,3 +361,30 @@ def as_written(doc: Any, tokens: list[Any]) -> str:
     """Tokens as the sentence writes them ("Scrooge's countenance", not token by token)."""
     said = str(doc.text)[tokens[0].idx : tokens[-1].idx + len(tokens[-1].text)]
     return POSSESSIVE.sub("", " ".join(said.split()))
+
+
+# Arcs into a clause that describes a thing: "the film released in 1986", "the singer born
+# in 1952", "the group that Tommy Bolin joined in 1969".
+_DESCRIBING = frozenset({"acl", "relcl", "advcl", "csubj", "csubjpass"})
+_MODIFIES = frozenset({"compound", "amod", "nummod", "nmod"})
+
+
+def dates_the_asked(doc: Any, head: str | None = None) -> bool:
+    """A date of the question dates what it asks ("got what title in 1962", "In 2005 , which
+    team …", "the commander of U-254 in Oct 1942", and "the group that Tommy Bolin joined in
+    1969" where the group is the ``head`` asked), not a thing named on the way (a date in a
+    clause describing it, "the film released in 1986"; a date modifying a noun, "the 1986
+    film"). With no date the parse labels, the question's time is taken as asked."""
+    dates = [ent for ent in doc.ents if ent.label_ in DATES]
+    return not dates or any(not _describes(ent.root, head) for ent in dates)
+
+
+def _describes(token: Any, asked: str | None) -> bool:
+    head = token.head
+    if token.dep_ in _MODIFIES and head.pos_ in {"NOUN", "PROPN"} and not is_month(head.text):
+        return True  # "the 1986 film"; not the year of "Apr 1940"
+    while token.head.i != token.i:
+        if token.dep_ in _DESCRIBING and str(token.head.lemma_).lower() != asked:
+            return True
+        token = token.head
+    return False
