@@ -299,10 +299,14 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
         # A name of a kind the question rules out is no noun phrase either: "20 November"
         # for "what title", nor "Ivo Brandt".
         ruled_out = _tokens_labelled_other(doc, expected)
+        # A name or a title is written with a capital ("Woman Grandmaster"), not "career".
+        proper = expected.head in {"name", "title"}
         for chunk in doc.noun_chunks:
             if chunk.root.pos_ in {"PRON", "NUM"} or chunk.root.i in ruled_out:
                 continue
             words = _chunk_words(chunk)
+            if proper and not any(c.isupper() for w in words for c in w.text):
+                continue
             if words:
                 at = int(chunk.root.i)
                 out.append((as_written(doc, words), NOUN_PHRASE, at, words[0].i, words[-1].i + 1))
