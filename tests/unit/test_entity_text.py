@@ -74,3 +74,11 @@ def test_a_name_of_a_kind_ruled_out_is_no_noun_phrase_either(nlp: Any) -> None:
     assert not {"1953", "Lund", "Karsk"} & set(found)
     assert not [text for text in found if "game" in text]
     assert "Woman Grandmaster" in found
+
+
+def test_a_capital_only_at_the_sentence_start_or_on_a_pronoun_makes_no_title(nlp: Any) -> None:
+    for sentence in (
+        "Her biggest yearly ratings jump took place in 2011 .",
+        "Career highlights include a win in 1962 .",
+    ):
+        assert spans(nlp(sentence), TITLE) == []

@@ -305,7 +305,7 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
             if chunk.root.pos_ in {"PRON", "NUM"} or chunk.root.i in ruled_out:
                 continue
             words = _chunk_words(chunk)
-            if proper and not any(c.isupper() for w in words for c in w.text):
+            if proper and not any(_capitalised(w) for w in words):
                 continue
             if words:
                 at = int(chunk.root.i)
@@ -343,6 +343,15 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
                 out = [c for c in out if not span.start <= c[3] < span.end]
                 out.append((found.group(0), "CARDINAL", span.start, span.start, span.end))
     return out
+
+
+def _capitalised(token: Any) -> bool:
+    """Written with a capital for itself: not "Her" or a sentence's first word."""
+    return (
+        any(c.isupper() for c in token.text)
+        and token.pos_ not in {"DET", "PRON"}
+        and (token.i != token.sent.start or token.pos_ == "PROPN")
+    )
 
 
 def _tokens_labelled_other(doc: Any, expected: ExpectedAnswer) -> set[int]:
