@@ -33,11 +33,13 @@ _NAMING = frozenset(
 _NAMING_AS = _NAMING | frozenset(
     {"establish", "activate", "reactivate", "constitute", "reconstitute", "form", "reform",
      "organize", "organise", "reorganize", "reorganise", "know", "commission", "found",
-     "recommission", "redesignate", "register", "reestablish", "re-establish", "list"}
+     "recommission", "register", "reestablish", "re-establish", "list"}
 )  # fmt: skip
 # Dependencies of a verb's complement: "was redesignated X" (oprd, attr or a mistaken dobj),
 # "became X" (attr), "renamed it X" (oprd).
 _COMPLEMENTS = frozenset({"oprd", "attr", "dobj", "xcomp", "appos"})
+# Where "name" stands in "changed its name to X" and "its name was changed to X".
+_NAMED_SIDE = frozenset({"dobj", "nsubjpass", "nsubj"})
 
 
 def asks_name(question: str) -> bool:
@@ -76,6 +78,3 @@ def named_as(doc: Any, start: int, end: int) -> bool:
             str(c.lemma_).lower() == "name" for c in verb.children if c.dep_ in _NAMED_SIDE
         )
     return False
-
-
-_NAMED_SIDE = frozenset({"dobj", "nsubjpass", "nsubj"})
