@@ -227,12 +227,12 @@ def expected_answer(question: Question, doc: Any | None = None) -> ExpectedAnswe
         named -= {"LANGUAGE"}
     if head == "title":  # a rank, a post or a championship: no person, no place
         named -= PEOPLE | PLACES
-    # "Which academy": a date is none; "which season" may be one. Nor is a date a name or a
-    # title ("got what title in 1962", "officially named what").
-    dated = (not head or head in GENERIC_HEADS | _SPELL_HEADS) and not (
-        head in _NAME_OF or asks_name(text)
-    )
-    return ExpectedAnswer("phrase", named | NUMBERS | (DATES if dated else set()), head, named)
+    # "Which academy": a date is none; "which season" may be one. Nor is a date or a number a
+    # name or a title ("got what title in 1962", "officially named what").
+    a_name = head in _NAME_OF or asks_name(text)
+    dated = (not head or head in GENERIC_HEADS | _SPELL_HEADS) and not a_name
+    numbers = frozenset() if a_name else NUMBERS
+    return ExpectedAnswer("phrase", named | numbers | (DATES if dated else set()), head, named)
 
 
 _DETERMINERS = frozenset({"which", "what", "whose"})
