@@ -19,7 +19,9 @@ from graphgate.query.answer_type import expected_answer
 from graphgate.query.base import RetrievalResult, RetrievedChunk
 from graphgate.query.question import read_question
 from graphgate.query.reader import Reader
+from graphgate.query.reader_features import time_fit
 from graphgate.query.reader_syntax import dates_the_asked
+from graphgate.query.temporal import FITS, UNDATED
 
 
 @pytest.fixture(scope="module")
@@ -210,3 +212,18 @@ def test_only_a_range_as_written_is_a_period() -> None:
     assert not question_time("Who coached Lipany in 2003?").period
     assert not question_time("Who coached Lipany after 2003?").period
     assert not question_time("Who coached Lipany as of March 2004?").period
+
+
+def test_a_sentence_dated_by_that_year_is_no_page_present(timed: ExtractiveAnswerer) -> None:
+    """ "That year" speaks of a time another sentence states: it may answer a dated question,
+    and it takes its predecessor's date where the passage gives one."""
+    lead = FOOTBALLER[0]
+    question = "Which club did Ravel Osterby play for in 2008?"
+    assert short(timed, question, lead, "Osterby played for Skagen Rovers that year .") == (
+        "Skagen Rovers"
+    )
+    asked = question_time("in 2008")
+    before = "In 2008 Osterby left Denmark ."
+    assert time_fit("He played for Skagen Rovers that year .", before, asked, None) == FITS
+    assert time_fit("He played for Skagen Rovers that year .", None, asked, None) == UNDATED
+    assert time_fit("He plays for Nordvik United .", before, asked, None) == UNDATED

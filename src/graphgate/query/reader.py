@@ -83,20 +83,22 @@ from graphgate.query.reader_features import (
     WEIGHTS,
     DatedEnd,
     Occurrence,
+    dated_elsewhere,
     dated_ends,
     nearest_date,
     nearness,
+    time_fit,
 )
 from graphgate.query.reader_names import lent_names, lent_to, part_of_named, unlabelled_name
 from graphgate.query.reader_naming import asks_name, named_as
 from graphgate.query.reader_rows import row_span
 from graphgate.query.reader_succession import COMING, LEAVING, succession_role
 from graphgate.query.reader_syntax import (
+    answered_by_dated,
     asked_by,
     asked_end,
     asks_opponent,
     called_a,
-    dates_the_asked,
     described_as,
     end_value,
     group_asked,
@@ -245,7 +247,11 @@ class Reader:
         sims = self._similarities(question, embedder, [s.text for s in pool])
         out = []
         for i, (sim, s) in enumerate(zip(sims, pool, strict=True)):
-            fit = sentence_fit(s.text, question.time, s.date)[0] if question.time else None
+            fit = (
+                time_fit(s.text, before.get((s.chunk_id, s.start)), question.time, s.date)
+                if question.time
+                else None
+            )
             values = {
                 "similarity": sim,
                 "question_words": context_share(question.words, s, before),
@@ -341,15 +347,8 @@ class Reader:
         # checked by its type instead.
         verbs = verb_asked(question.parse(self._pipeline), question.words)
         verbs = verbs if expected.kind == "phrase" and not expected.head else frozenset()
-        # "Which team was X part of from 2005 to 2006?" asks what held over a period: a
-        # sentence stating no time inside it ("X is a footballer who plays for Y", the page's
-        # present) says nothing of that period; nor of one time the main verb asks of ("got
-        # what title in 1962"). A date describing a thing ("the film shot in 1986") names
-        # another event, not the answer's time, and filters nothing.
-        timed_only = (
-            self.timed_evidence
-            and question.time is not None
-            and (question.time.period or dates_the_asked(question.parse(self._pipeline), head))
+        timed_only = self.timed_evidence and answered_by_dated(
+            question.time, question.parse(self._pipeline), head
         )
         # "Which of the Cratchit children is ill?": the group's words say who may answer; a
         # sentence holding none of the rest ("ill") says nothing of which of them is asked.
@@ -365,7 +364,9 @@ class Reader:
             row = row_span(
                 sentence.text, doc, question.time, expected.kind, found_spans, question.words
             )
-            if timed_only and not said.values["fits_time"] and row is None:
+            if timed_only and not (
+                said.values["fits_time"] or row is not None or dated_elsewhere(doc.text)
+            ):
                 continue
             if asked_of and not states_any(asked_of, sentence.text):
                 continue

@@ -17,6 +17,7 @@ on HotpotQA and MultiHop-RAG, fitted on a mix they lost on the mix's other halve
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -24,7 +25,7 @@ from typing import Any
 
 from graphgate.core.dates import TimeSpan, spans_in
 from graphgate.query.reader_syntax import VERBS, clause_verb
-from graphgate.query.temporal import CONTRADICTS, sentence_fit
+from graphgate.query.temporal import CONTRADICTS, UNDATED, sentence_fit
 
 FEATURES: tuple[str, ...] = (
     "similarity",  # cosine of the sentence to the question
@@ -259,3 +260,23 @@ def nearest_date(
     if date.ends_verb >= 0 and clause_verb(doc[start:end].root).i == date.ends_verb:
         return ends, False, begins, date.ended_before
     return begins, ends, False, date.outside
+
+
+# A sentence dating itself by the one before it: "He scored 5 goals for FC Lyra that year."
+_SAME_TIME = re.compile(
+    r"\b(?:that|the same) (?:year|season|month|day|week|summer|winter|spring|autumn)\b", re.I
+)
+
+
+def time_fit(text: str, before: str | None, asked: TimeSpan, dated: str | None) -> int:
+    """``sentence_fit`` of a sentence to the asked time; one stating no date but "that year"
+    or "the same season" takes the date of the sentence before it in its passage."""
+    fit = sentence_fit(text, asked, dated)[0]
+    if fit == UNDATED and before is not None and dated_elsewhere(text):
+        return sentence_fit(before, asked, dated)[0]
+    return fit
+
+
+def dated_elsewhere(text: str) -> bool:
+    """The sentence speaks of a time another states ("that year"): no page's present."""
+    return _SAME_TIME.search(text) is not None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from graphgate.core.dates import dates_in, is_month
+from graphgate.core.dates import TimeSpan, dates_in, is_month
 from graphgate.core.family_match import stem
 from graphgate.core.text import content_word_set
 from graphgate.query.answer_type import DATES, PERSON_NOUNS
@@ -388,3 +388,13 @@ def _describes(token: Any, asked: str | None) -> bool:
             return True
         token = token.head
     return False
+
+
+def answered_by_dated(asked: TimeSpan | None, doc: Any, head: str | None) -> bool:
+    """Whether only sentences stating a time inside the asked one may answer. "Which team was
+    X part of from 2005 to 2006?" asks what held over a period: a sentence stating no time
+    inside it ("X is a footballer who plays for Y", the page's present) says nothing of that
+    period; nor of one time the question's main clause asks of ("got what title in 1962"). A
+    date describing another thing ("the film shot in 1986") names another event, not the
+    answer's time, and filters nothing."""
+    return asked is not None and (asked.period or dates_the_asked(doc, head))
