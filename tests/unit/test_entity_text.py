@@ -4,14 +4,16 @@ one begin with a list's bullet ("- Wilhelm Busch Museum")."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from spacy.tokens import Span
 
+from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.answer_type import ExpectedAnswer
 from graphgate.query.reader_evidence import spans
-from tests.unit.conftest import name_tokens
+from tests.unit.conftest import name_tokens, short_answer
 
 TEAM = ExpectedAnswer("entity", frozenset({"ORG"}), "team", frozenset({"ORG"}))
 
@@ -82,3 +84,61 @@ def test_a_capital_only_at_the_sentence_start_or_on_a_pronoun_makes_no_title(nlp
         "Career highlights include a win in 1962 .",
     ):
         assert spans(nlp(sentence), TITLE) == []
+
+
+PLACE = ExpectedAnswer("place", frozenset({"GPE", "LOC", "FAC", "ORG"}), None, frozenset({"GPE"}))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "names", "found"),
+    [
+        # The small parser cuts "Port of Spain" in two places: one name, of the first's label.
+        ("Osterby moved to Port of Spain in 1945 .", [("Port", "GPE"), ("Spain", "GPE")],
+         ["Port of Spain"]),
+        ("He joined the Socialist Workers Party of Germany .",
+         [("the Socialist Workers Party", "ORG"), ("Germany", "GPE")],
+         ["the Socialist Workers Party of Germany"]),
+        ("The Bay of Plenty lies east of Waikato .", [("Bay", "LOC"), ("Plenty", "LOC"),
+         ("Waikato", "GPE")], ["Bay of Plenty", "Waikato"]),
+        # Controls: "of the", a person's "of", a body after "of", two names apart.
+        ("It hosted the Chicago Bulls of the NBA .", [("the Chicago Bulls", "ORG"),
+         ("NBA", "ORG")], ["the Chicago Bulls", "NBA"]),
+        ("Ann Lee of Norway won .", [("Ann Lee", "PERSON"), ("Norway", "GPE")], ["Norway"]),
+        ("He taught at Paris of the Sorbonne .", [("Paris", "GPE"), ("Sorbonne", "ORG")],
+         ["Paris", "Sorbonne"]),
+        ("He moved from France to Paris .", [("France", "GPE"), ("Paris", "GPE")],
+         ["France", "Paris"]),
+    ],
+)  # fmt: skip
+def test_two_names_joined_by_a_bare_of_are_one(
+    nlp: Any, sentence: str, names: list[tuple[str, str]], found: list[str]
+) -> None:
+    doc = nlp(sentence)
+    doc.ents = [Span(doc, *name_tokens(doc, name), label=label) for name, label in names]
+    assert [text for text, *_ in spans(doc, PLACE)] == found
+
+
+@pytest.mark.parametrize(
+    ("question", "passage", "answer"),
+    [
+        ("Where did Ravel Osterby live from 1945 to 1950?",
+         "From 1945 to 1950 Ravel Osterby lived in Port of Spain, where he wrote for the "
+         "Trinidad Guardian.", "Port of Spain"),  # was "Port"
+        ("Where did Ravel Osterby live from 1945 to 1950?",
+         "Ravel Osterby moved to Port of Spain in 1945 and lived there until 1950.",
+         "Port of Spain"),  # was no answer: "Port" and "Spain" were rivals
+        ("Which party did Ivo Brandt join in 1875?",
+         "Ivo Brandt became a member of the Socialist Workers Party of Germany in 1875.",
+         "the Socialist Workers Party of Germany"),
+        ("Where did Ravel Osterby live from 1945 to 1950?",  # a control: a comma parts them
+         "From 1945 to 1950 Ravel Osterby lived in Brest, France, and wrote for a paper.",
+         "Brest"),
+    ],
+)  # fmt: skip
+def test_a_name_cut_at_its_of_answers_whole(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+    question: str,
+    passage: str,
+    answer: str,
+) -> None:
+    assert short_answer(reader_with({}), question, passage) == answer

@@ -16,7 +16,7 @@ import pytest
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.answer_type import expected_answer
 from graphgate.query.question import read_question
-from graphgate.query.reader_evidence import abbreviation_of, asks_abbreviation
+from graphgate.query.reader_letters import abbreviation_of, asks_abbreviation
 from graphgate.query.reader_names import (
     lent_names,
     nickname_of,

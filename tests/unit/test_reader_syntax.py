@@ -13,7 +13,7 @@ import pytest
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.answer_type import NUMBERS, expected_answer, names_other_kind
 from graphgate.query.question import read_question
-from graphgate.query.reader_evidence import abbreviates, defined_name
+from graphgate.query.reader_letters import abbreviates, defined_name
 from graphgate.query.reader_syntax import (
     asked_by,
     asked_end,

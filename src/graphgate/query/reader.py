@@ -63,13 +63,9 @@ from graphgate.query.reader_evidence import (
     GRAPH_BONUS,
     PROPER_NAME,
     Sentence,
-    abbreviates,
-    asks_abbreviation,
     context_share,
-    defined_name,
     graph_vote,
     holder_sentence,
-    lettered,
     linked_names,
     named_by,
     previous,
@@ -88,6 +84,12 @@ from graphgate.query.reader_features import (
     nearest_date,
     nearness,
     time_fit,
+)
+from graphgate.query.reader_letters import (
+    abbreviates,
+    asks_abbreviation,
+    defined_name,
+    lettered,
 )
 from graphgate.query.reader_names import lent_names, lent_to, part_of_named, unlabelled_name
 from graphgate.query.reader_naming import asks_name, named_as

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 from graphgate.core.text import content_word_set
 from graphgate.query.answer_type import ExpectedAnswer
-from graphgate.query.reader_evidence import Sentence, defined_name, same_answer, same_letters
+from graphgate.query.reader_evidence import Sentence
 from graphgate.query.reader_features import Occurrence
+from graphgate.query.reader_letters import defined_name, same_answer, same_letters
 from graphgate.query.reader_posts import nested
 from graphgate.query.reader_rows import SAME_SPAN
 

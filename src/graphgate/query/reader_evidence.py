@@ -24,7 +24,7 @@ from graphgate.query.answer_type import (
 )
 from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.question import Question
-from graphgate.query.reader_posts import TIMED_LABELS, Span, common_nouns, nested
+from graphgate.query.reader_posts import TIMED_LABELS, Span, common_nouns
 from graphgate.query.reader_syntax import POSSESSIVE, TIMES, as_written, called_a
 
 GRAPH_BONUS = 0.15
@@ -33,12 +33,7 @@ _BRIDGE_FROM = 2
 _BRIDGE_BONUS = 0.2
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
-_INITIALS = re.compile(r"[A-Z]{3,6}")
-_ABBREVIATION = re.compile(r"[A-Z][A-Z&]{1,7}")
 NAME_JOINERS = frozenset({"of", "the", "and", "&", "de", "la", "von", "van"})
-_JOINER = "|".join(re.escape(w) for w in sorted(NAME_JOINERS))
-# "Consejo Mundial de Lucha Libre", "Emerson, Lake & Palmer"'s "Lake & Palmer".
-_CAPITALISED_RUN = re.compile(rf"[A-Z][\w'-]*(?:\s+(?:(?:{_JOINER})\s+)?[A-Z][\w'-]*)+")
 # Labels the small parser gives names of clubs and firms (a town's, a founder's).
 _MISTAKEN_FOR_ORG = frozenset({"PERSON", "GPE", "LOC", "FAC"})
 # A proper name the parser gave no entity label: a candidate of no preferred type.
@@ -116,109 +111,6 @@ def named_by(words: set[str], asked: frozenset[str]) -> bool:
     return bool(words) and len(words & asked) >= max(1, 2 * len(words) / 3)
 
 
-def abbreviates(candidate: str, question: str) -> bool:
-    """The candidate is the initials of a name the question gives ("TWF" for "Thumb Wrestling
-    Federation"): the question names it too."""
-    letters = candidate.strip(" .").replace(".", "")
-    if not _INITIALS.fullmatch(letters):
-        return False
-    for run in _CAPITALISED_RUN.findall(question):
-        initials = "".join(w[0] for w in run.split() if w.lower() not in NAME_JOINERS)
-        if letters.upper() == initials.upper():
-            return True
-    return False
-
-
-def defined_name(abbreviation: str, text: str) -> str | None:
-    """The name a sentence defines an abbreviation by: "Christian Employers Association" for
-    "NCW" in "… for the Christian Employers Association ( NCW ) ." (None: it defines none). The
-    letters alone do not say what they stand for, and often not in the reader's language."""
-    if not _ABBREVIATION.fullmatch(abbreviation):
-        return None
-    after = re.compile(rf"\s*\(\s*{re.escape(abbreviation)}\s*\)")
-    for run in _CAPITALISED_RUN.finditer(text):
-        if after.match(text, run.end()):
-            words = run.group(0).split()
-            while words and not content_word_set(words[0]):
-                words = words[1:]  # a sentence's capitalised "In the …", "The …"
-            return " ".join(words) if len(words) > 1 else None
-    return None
-
-
-_ASKS_ABBREVIATION = re.compile(r"\b(?:abbreviat\w*|acronyms?|initialism)\b", re.IGNORECASE)
-_ASKS_EXPANSION = re.compile(r"\b(?:stands?|stood|short)\s+for\b|\bmean", re.IGNORECASE)
-
-
-def same_letters(letters: str, name: str, sentence: str, initials: bool = False) -> bool:
-    """The sentence defines ``letters`` by ``name`` ("NCW", "the Christian Employers
-    Association ( NCW )"), or ``letters`` is ``name`` and the sentence defines it.
-    ``initials``: the letters must also be the name's ("CSO", "Central Statistics Office"),
-    not a party's after a person ("Ada Lund ( FDP )")."""
-    defined = defined_name(letters, sentence)
-    if defined is None:
-        return False
-    if initials and "".join(w[0] for w in defined.split() if w[0].isupper()) != letters:
-        return False
-    return normalise_name(name) in {normalise_name(defined), normalise_name(letters)}
-
-
-def same_answer(one: str, other: str, sentence: str) -> bool:
-    """Two candidates of one sentence that are one answer: a post and the post with its "of"
-    phrase ("Governor", "Governor of South Australia"), letters and the name the sentence
-    defines them by ("NCW", "the Christian Employers Association ( NCW )")."""
-    return nested(one, other) or any(
-        same_letters(a, b, sentence) for a, b in ((one, other), (other, one))
-    )
-
-
-def lettered(candidates: list[str], evidence: list[str]) -> list[tuple[int, str]]:
-    """For a question asking for an abbreviation: each candidate (by index, in order) as the
-    letters the evidence gives it ("LXF" for "Linux Format", "Linux Format is commonly
-    abbreviated to LXF"); one without letters is dropped, and so is a repeat of letters."""
-    out: list[tuple[int, str]] = []
-    seen: set[str] = set()
-    for i, candidate in enumerate(candidates):
-        letters = abbreviation_of(candidate, evidence)
-        if letters is not None and letters not in seen:
-            seen.add(letters)
-            out.append((i, letters))
-    return out
-
-
-def asks_abbreviation(question: str) -> bool:
-    """The question asks for letters: "What is the abbreviation of …", "… this acronym"; not
-    "What does the abbreviation NFB stand for?", which gives them."""
-    return bool(_ASKS_ABBREVIATION.search(question)) and not _ASKS_EXPANSION.search(question)
-
-
-def abbreviation_of(name: str, texts: Sequence[str]) -> str | None:
-    """The abbreviation the evidence gives ``name``: "Linux Format ( LXF )", "Linux Format (
-    a magazine; abbreviated LXF )", "Linux Format is commonly abbreviated to LXF", '"LXF"
-    stands for "Linux Format"' (None: none is given). The name itself when it is letters
-    already ("LARP")."""
-    bare = name.strip(" ()[]\"'")  # the parser's "( NFB"
-    if _ABBREVIATION.fullmatch(bare):
-        return bare
-    named = re.escape(re.sub(r"^[Tt]he\s+", "", bare))  # "the Nordic Film Board"
-    letters = _ABBREVIATION.pattern
-    given = (
-        rf"{named}\W{{0,2}}\s*\(\s*({letters})\s*\)",
-        rf"{named}\W{{0,2}}\s*\([^()]*?\babbreviated\s+(?:as\s+|to\s+)?({letters})\s*\)",
-        rf"{named}\W{{0,2}}\s+(?:is\s+|was\s+)?(?:\w+\s+)?(?:abbreviated|shortened)"
-        rf"\s+(?:to|as)\s+(?:the\s+)?\W?({letters})\b",
-        rf"\b({letters})\W{{0,2}}\s+(?:is\s+)?(?:short|stands)\s+for\s+\W?(?:the\s+)?{named}",
-    )
-    for text in texts:
-        for pattern in given:
-            for found in re.finditer(pattern, text):
-                before = text[: found.start()].split()
-                # The whole name, not the end of a longer one ("Film Board" in "Nordic Film
-                # Board ( NFB )").
-                if not before or not before[-1][0].isupper() or before[-1].lower() in NAME_JOINERS:
-                    return found.group(1)
-    return None
-
-
 def unpossessed(text: str, doc: Any, end: int, evidence: str) -> str:
     """A name's possessive written without its apostrophe ("Benficas manager", "Taiwans
     economy": text whose apostrophes were stripped) is the name, where the evidence names it
@@ -285,7 +177,7 @@ def compared_value(text: str, by: str | None) -> float | None:
 def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
     """Candidate answers in one parsed sentence, of the expected kind."""
     out: list[Span] = []
-    for ent in doc.ents:
+    for ent in _of_joined(doc):
         if ent.label_ not in expected.labels:
             continue
         text = _entity_text(ent)
@@ -365,6 +257,32 @@ _DANGLING = re.compile(r"(?:\s+(?:of|the|and|or|in|at|for|to|a|an|by|with))+$") 
 
 # A list's bullet the parser took into a name ("- Wilhelm Busch Museum").
 _BULLETED = re.compile(r"^[-–—*•·]+\s+")
+
+
+# A place or a body, "of", a place: one name the small parser may cut in two ("Port" and
+# "Spain" of "Port of Spain", "Socialist Workers Party" and "Germany").
+_OF_HEADS = frozenset({"GPE", "LOC", "FAC", "ORG"})
+_OF_TAILS = frozenset({"GPE", "LOC"})
+
+
+def _of_joined(doc: Any) -> list[Any]:
+    """The sentence's entities, two joined by a bare "of" made one, of the first's label."""
+    out: list[Any] = []
+    for ent in doc.ents:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and last.label_ in _OF_HEADS
+            and ent.label_ in _OF_TAILS
+            and ent.start == last.end + 1
+            and doc[last.end].lower_ == "of"
+        ):
+            joined = doc[last.start : ent.end]
+            joined.label_ = last.label_
+            out[-1] = joined
+        else:
+            out.append(ent)
+    return out
 
 
 def _entity_text(ent: Any) -> str:
