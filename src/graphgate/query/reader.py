@@ -56,6 +56,7 @@ from graphgate.query.answer_type import (
 from graphgate.query.base import RetrievalResult
 from graphgate.query.held import held_answer
 from graphgate.query.question import Question
+from graphgate.query.reader_bridges import candidate_spans
 from graphgate.query.reader_choice import Reading, decide_yes_no, pick_option
 from graphgate.query.reader_decide import Candidate, Decider, ShortAnswer
 from graphgate.query.reader_evidence import (
@@ -72,7 +73,6 @@ from graphgate.query.reader_evidence import (
     related_names,
     second_hop,
     share_inside,
-    spans,
     unpossessed,
 )
 from graphgate.query.reader_features import (
@@ -319,7 +319,7 @@ class Reader:
         head = expected.head or ""
         # "How many records": a number of records is of the type asked, any other number not.
         counted = expected.kind == "number" and bool(head)
-        found_in = [spans(doc, expected) for doc in docs]
+        found_in = candidate_spans(question.parse(self._pipeline), docs, expected)
         # "Which ski jumper" (a noun of no known entity type): where the evidence calls a
         # name a ski jumper, that is the type asked; any other name not. Where none is called
         # so, or the noun names no type ("which name", "which thing"), it says nothing. A
