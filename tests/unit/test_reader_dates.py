@@ -43,6 +43,32 @@ def test_a_candidate_is_dated_by_the_date_of_its_own_clause(
 
 
 @pytest.mark.parametrize(
+    ("sentence", "name", "begins", "ends"),
+    [
+        # A bracket's aside (a translation, letters) puts the date no further from its name:
+        # the Workers Party was dated by 1987, across "and", before.
+        ("With Bebel he founded the Saxon Party ( Sächsische Volkspartei ) in 1987 and the "
+         "Workers Party of Hamar ( Arbeiterpartei Hamars , SDAP ) in 1990 .",
+         "Workers Party of Hamar", False, True),
+        ("With Bebel he founded the Saxon Party ( Sächsische Volkspartei ) in 1983 and the "
+         "Workers Party of Hamar ( Arbeiterpartei Hamars , SDAP ) in 1990 .",
+         "Saxon Party", True, False),
+        # Controls: dated as before (the aside is short, or there is none).
+        ("With Bebel he founded the Saxon Party in 1987 and the Workers Party of Hamar in "
+         "1990 .", "Workers Party of Hamar", False, True),
+        ("Lund joined Hamar Bank [ 12 ] in 1983 and left Vik Bank in 1990 .", "Hamar Bank",
+         True, False),
+    ],
+)  # fmt: skip
+def test_a_bracket_between_a_name_and_its_date_counts_for_nothing(
+    nlp: Any, sentence: str, name: str, begins: bool, ends: bool
+) -> None:
+    doc = nlp(sentence)
+    start, end = name_tokens(doc, name)
+    assert nearest_date(doc, start, end, dated_ends(doc, ASKED))[:2] == (begins, ends)
+
+
+@pytest.mark.parametrize(
     "sentence",
     [
         "In November 1983 , it was said that Vik would return after 15 years .",

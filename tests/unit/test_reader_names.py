@@ -16,7 +16,7 @@ import pytest
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.answer_type import expected_answer
 from graphgate.query.question import read_question
-from graphgate.query.reader_letters import abbreviation_of, asks_abbreviation
+from graphgate.query.reader_letters import abbreviation_of, asks_abbreviation, same_answer
 from graphgate.query.reader_names import (
     lent_names,
     nickname_of,
@@ -386,3 +386,25 @@ def test_letters_and_the_name_they_stand_for_are_one_answer(
     """The letters and the name its sentence defines them by are no rivals: the reader does
     not abstain on their near tie, and answers the name with its letters."""
     assert short_answer(reader_with({}), question, evidence) == answer
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "sentence", "same"),
+    [
+        ("the Sächsische Volkspartei", "Saxon Peoples Party",
+         "he founded the Sächsische Volkspartei ( Saxon Peoples Party ) in 1867 .", True),
+        ("Saxon Peoples Party", "the Sächsische Volkspartei",
+         "he founded the Sächsische Volkspartei ( Saxon Peoples Party ) in 1867 .", True),
+        ("Kjøbenhavns Boldklub", "KB Copenhagen",
+         "He coached Kjøbenhavns Boldklub ( KB Copenhagen , then in the first tier ) .", True),
+        # Controls: two names each with its own bracket, a bracket's other name, a year.
+        ("Ann Lee", "Bo Vik", "It was led by Ann Lee ( FDP ) and Bo Vik ( SPD ) .", False),
+        ("Ann Lee", "SPD", "It was led by Ann Lee ( FDP ) and Bo Vik ( SPD ) .", False),
+        ("Berlin", "Paris", "He lived in Berlin ( 1990 ) and Paris .", False),
+    ],
+)  # fmt: skip
+def test_a_name_and_the_name_bracketed_after_it_are_one_answer(
+    one: str, other: str, sentence: str, same: bool
+) -> None:
+    """A translation, a short or a former name in brackets right after a name is no rival."""
+    assert same_answer(one, other, sentence) is same

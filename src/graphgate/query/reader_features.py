@@ -228,6 +228,25 @@ _CLAUSE_BREAK = 3
 _BREAKS = frozenset({",", ";", "and", "or", "but"})
 
 
+def _outside_brackets(doc: Any, between: range) -> list[int]:
+    """The tokens between a candidate and a date that the sentence says outright: a bracket's
+    aside ("the Workers Party ( SDAP , in German Sozialdemokratische Arbeiterpartei ) in
+    1869") puts the date no further from the name it follows."""
+    depth, said = 0, []
+    for i in between:
+        text = doc[i].text
+        if text in _OPENING:
+            depth += 1
+        elif text in _CLOSING:
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            said.append(i)
+    return said
+
+
+_OPENING, _CLOSING = frozenset({"(", "["}), frozenset({")", "]"})
+
+
 def nearest_date(
     doc: Any, start: int, end: int, dates: Sequence[DatedEnd]
 ) -> tuple[bool, bool, bool, bool]:
@@ -252,8 +271,8 @@ def nearest_date(
             between = range(last + 1, start)
         else:
             return 0
-        breaks = sum(doc[i].lower_ in _BREAKS for i in between)
-        return len(between) + _CLAUSE_BREAK * breaks
+        said = _outside_brackets(doc, between)
+        return len(said) + _CLAUSE_BREAK * sum(doc[i].lower_ in _BREAKS for i in said)
 
     date = min(dates, key=gap)
     begins, ends = date.met

@@ -67,9 +67,21 @@ def same_letters(letters: str, name: str, sentence: str, initials: bool = False)
 def same_answer(one: str, other: str, sentence: str) -> bool:
     """Two candidates of one sentence that are one answer: a post and the post with its "of"
     phrase ("Governor", "Governor of South Australia"), letters and the name the sentence
-    defines them by ("NCW", "the Christian Employers Association ( NCW )")."""
+    defines them by ("NCW", "the Christian Employers Association ( NCW )"), a name and the
+    translation the sentence brackets after it ("the Sächsische Volkspartei ( Saxon Peoples
+    Party )")."""
     return nested(one, other) or any(
-        same_letters(a, b, sentence) for a, b in ((one, other), (other, one))
+        same_letters(a, b, sentence) or glossed(a, b, sentence)
+        for a, b in ((one, other), (other, one))
+    )
+
+
+def glossed(name: str, gloss: str, sentence: str) -> bool:
+    """The sentence gives ``gloss`` in brackets right after ``name``, alone or first in them:
+    another name of it (a translation, a former or a short name)."""
+    bare = re.sub(r"^[Tt]he\s+", "", gloss)
+    return bool(
+        re.search(rf"{re.escape(name)}\s*\(\s*(?:the\s+)?{re.escape(bare)}\s*[),;]", sentence)
     )
 
 
