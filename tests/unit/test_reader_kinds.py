@@ -13,7 +13,12 @@ import pytest
 
 from graphgate.query import reader
 from graphgate.query.answer import ExtractiveAnswerer
-from graphgate.query.answer_type import asks_post, expected_answer, names_a_post
+from graphgate.query.answer_type import (
+    asks_post,
+    expected_answer,
+    names_a_post,
+    names_other_kind,
+)
 from graphgate.query.question import read_question
 from graphgate.query.reader_syntax import names_itself
 from tests.unit.conftest import name_tokens, short_answer
@@ -139,6 +144,49 @@ def test_a_post_labelled_an_organisation_is_no_employer(
 def test_a_date_answers_no_noun_but_one_of_time(question: str, dated: bool, nlp: Any) -> None:
     expected = expected_answer(read_question(question), nlp(question))
     assert ("DATE" in expected.labels) is dated
+
+
+@pytest.mark.parametrize(
+    ("question", "head"),
+    [
+        ("Who was football team Harlow Town's coach from Feb 2009 to Oct 2009?", "coach"),
+        ("Who was the coach of the Varnian club FC Karsk from 2015 to 2017?", "coach"),
+        ("Who was the head trainer of the team 1. FC Lyra in Nov 2019?", "trainer"),
+        ("Who is the author of Harbour Lights?", "author"),
+        ("Who was the manager of Harlow Town in 1998?", "manager"),
+        # Controls: a deed asks a person or a body; so do nouns a body may be.
+        ("Who acquired Blue Harbour Systems in 2016?", None),
+        ("Who coached FC Karsk from 1983 to 1984?", None),
+        ("Who was the owner of Blue Harbour Systems from 2011 to 2016?", None),
+        ("Who was the successor of the Harbour Council?", None),
+        ("Who was the main sponsor of FC Karsk in 2010?", None),
+    ],
+)
+def test_who_a_copula_says_is_a_person(question: str, head: str | None, nlp: Any) -> None:
+    """ "Who was X's coach" asks a person: its noun is the kind asked; "Who acquired X" asks a
+    person or a body, as before. A name labelled an organisation stays a candidate either way
+    (the small parser labels many a person's name so)."""
+    expected = expected_answer(read_question(question), nlp(question))
+    assert expected.head == head
+    assert {"PERSON", "ORG"} <= expected.labels
+
+
+@pytest.mark.parametrize(
+    ("head", "name", "other"),
+    [
+        ("coach", "FC Lyra", True),
+        ("coach", "La Liga", True),
+        ("trainer", "the Harlow Town Football Club", True),
+        ("actress", "the Karsk Film Award", True),
+        ("team", "Southern League", True),  # as before
+        # Controls: a person's name, and a team asked.
+        ("coach", "Ivo Brandt", False),
+        ("manager", "Bo Arena", False),  # "Arena" is a surname too
+        ("team", "FC Lyra", False),
+    ],
+)
+def test_a_name_of_a_club_or_a_competition_is_no_person(head: str, name: str, other: bool) -> None:
+    assert names_other_kind(head, name) is other
 
 
 @pytest.mark.parametrize(

@@ -143,7 +143,7 @@ def test_the_side_a_name_takes_in_a_change_of_hands(
             "the Green Alliance",
         ),
         (
-            "Who was the head coach of Kelso Rovers from 2008 to 2009?",
+            "Who coached Kelso Rovers from 2008 to 2009?",
             [
                 "The board of Kelso Rovers sacked Tomas Brink in 2008 , and named Ada Lund "
                 "head coach ."

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from graphgate.query.answer_compare import comparison
 from graphgate.query.question import Question, asking_word, requested
 from graphgate.query.reader_naming import asks_name
 
@@ -59,7 +60,7 @@ _HEAD_LABELS: dict[str, frozenset[str]] = {
     **dict.fromkeys(
         ("person", "man", "woman", "actor", "actress", "singer", "author", "writer",
          "director", "player", "politician", "individual", "artist", "musician", "composer",
-         "producer", "king", "queen", "president", "leader", "founder", "ceo", "coach",
+         "producer", "king", "queen", "president", "leader", "founder", "ceo", "coach", "trainer",
          "character", "member", "star", "poet", "painter", "scientist", "athlete", "boxer",
          "wrestler", "footballer", "rapper", "comedian", "journalist", "executive", "child",
          "son", "daughter", "wife", "husband", "brother", "sister", "father", "mother",
@@ -132,19 +133,6 @@ GENERIC_HEADS = frozenset({"name", "title", "thing", "one", "work", "part", "ter
 # Nouns of a stretch of time, which a date may name ("the 2001–02 season").
 _SPELL_HEADS = frozenset({"season", "period", "time", "edition", "reign", "tenure", "spell"})
 
-# Comparisons of two named options by a date or an amount: which way wins.
-_EARLIER = re.compile(
-    r"\b(old|older|oldest|first|earlier|earliest|before|elder|eldest|longer ago)\b", re.I
-)
-_LATER = re.compile(r"\b(young|younger|youngest|later|latest|last|newer|newest|recent)\b", re.I)
-_MORE = re.compile(
-    r"\b(more|most|larger|largest|bigger|biggest|higher|highest|taller|tallest|longer|longest|"
-    r"greater|greatest|heavier|wider|deeper)\b",
-    re.I,
-)
-_LESS = re.compile(
-    r"\b(less|least|fewer|fewest|smaller|smallest|lower|lowest|shorter|shortest|lighter)\b", re.I
-)
 # "…, X or Y?" / "… X or Y?": the options are the last two names before the question mark.
 _OR = re.compile(r"\s+or\s+")
 _BETWEEN = re.compile(
@@ -199,7 +187,7 @@ def expected_answer(question: Question, doc: Any | None = None) -> ExpectedAnswe
     options = _options(text, doc)
     if question.kind == "yes_no":
         return ExpectedAnswer("yes_no", frozenset(), options=options)
-    compared_by, least = _comparison(text)
+    compared_by, least = comparison(text)
     if options and question.kind in {"which", "who", "what", "other", "where", "when"}:
         return ExpectedAnswer(
             "option", frozenset(), options=options, compared_by=compared_by, least_wins=least
@@ -221,7 +209,9 @@ def expected_answer(question: Question, doc: Any | None = None) -> ExpectedAnswe
     if question.kind in {"what", "which"} and (head in _CATEGORY_HEADS or _KIND_OF.search(text)):
         return ExpectedAnswer("category", frozenset(), head, frozenset({NOUN_PHRASE}))
     if question.kind == "who":
-        return ExpectedAnswer("entity", PEOPLE | ORGS, preferred=PEOPLE)
+        # "Who was Atlético Madrid's coach …": a person, no club (the small parser labels
+        # many a person's name an organisation's, so it is not left out).
+        return ExpectedAnswer("entity", PEOPLE | ORGS, _person_said(doc), preferred=PEOPLE)
     named = NAMED if _ASKS_GROUP.search(text) else NAMED - {"NORP"}
     if head:  # "which comedy": "English" is none ("what language" is typed above)
         named -= {"LANGUAGE"}
@@ -236,6 +226,21 @@ def expected_answer(question: Question, doc: Any | None = None) -> ExpectedAnswe
 
 
 _DETERMINERS = frozenset({"which", "what", "whose"})
+# Nouns of a person that a body may be too: a firm succeeds one, a city hosts, a club is a member.
+_ALSO_BODIES = frozenset({"member", "host", "producer", "founder", "successor", "predecessor"})
+
+
+def _person_said(doc: Any | None) -> str | None:
+    """The person noun a copula says "who" is: "coach" for "Who was Atlético Madrid's coach" and
+    "Who was the coach of UD Las Palmas"; none for "Who acquired X" or "Who was the successor"."""
+    for token in doc if doc is not None else ():
+        if token.lower_ != "who" or token.head.lemma_ != "be":
+            continue
+        for other in token.head.children:
+            lemma = str(other.lemma_).lower()
+            if other.i != token.i and other.dep_ in {"attr", "nsubj"} and other.pos_ == "NOUN":
+                return lemma if lemma in PERSON_NOUNS - _ALSO_BODIES else None
+    return None
 
 
 def _head_noun(text: str, doc: Any | None) -> str | None:
@@ -379,7 +384,7 @@ def _joined_before(body: str) -> tuple[str, ...]:
     """ "X and Y were founded within a year of each other. Which was the first …?": the two
     names an earlier clause joins, where the question compares without naming them."""
     *before, asked = re.split(r"(?<=[.!?])\s+", body)
-    if not before or not _WHICH_OF_THEM.search(asked) or _comparison(asked)[0] is None:
+    if not before or not _WHICH_OF_THEM.search(asked) or comparison(asked)[0] is None:
         return ()
     pairs = NAMES_JOINED.findall(" ".join(before))
     return (pairs[0][0], pairs[0][1]) if len(pairs) == 1 else ()
@@ -399,27 +404,15 @@ def _trailing_name(left: str, doc: Any | None) -> str:
     return " ".join(reversed(taken))
 
 
-def _comparison(text: str) -> tuple[Literal["date", "number"] | None, bool]:
-    """Options compared by when (older, first) or how much (larger, more): by which value,
-    and whether the least value wins."""
-    if _EARLIER.search(text):
-        return "date", True
-    if _LATER.search(text):
-        return "date", False
-    if _LESS.search(text):
-        return "number", True
-    if _MORE.search(text):
-        return "number", False
-    return None, False
-
-
 def names_other_kind(head: str | None, name: str) -> bool:
     """The last word of a kind in the name declares a kind other than the asked one:
     "Southern League" or "the Conference National" for "which team", "Stadium of Light" for
-    "what football team"."""
+    "what football team"; any word of a kind, for a person ("FC Lyra" for "which coach")."""
     words = [w.lower() for w in name.split()]
     if not head or not words:
         return False
+    if head in PERSON_NOUNS:  # "FC Saarbrücken" or "La Liga" for "Who was X's coach"
+        return names_no_person(name)
     kinds = [w[:-1] if w.endswith("s") and w[:-1] in _ALL_KINDS else w for w in words]
     own = next((w for w in reversed(kinds) if w in _ALL_KINDS), None)
     asked = next((kinds for kinds in _NAMED_KINDS if head in kinds), None)
@@ -427,8 +420,14 @@ def names_other_kind(head: str | None, name: str) -> bool:
 
 
 # Words that make a name no person's, whatever the parser labels it: "La Liga", "Copa del Rey",
-# "the FA Cup", "Ajax Amsterdam Football Club" ("Arena" and "Ground" are surnames too).
-_NO_PERSON = (_ALL_KINDS - {"arena", "ground", "side", "honor", "honour"}) | {"liga", "copa"}
+# "the FA Cup", "Ajax Amsterdam Football Club", "FC Lyra" ("Arena" and "Ground" are surnames
+# too).
+_NO_PERSON = (_ALL_KINDS - {"arena", "ground", "side", "honor", "honour"}) | {
+    "liga",
+    "copa",
+    "fc",
+    "afc",
+}
 
 
 def names_no_person(name: str) -> bool:
