@@ -25,18 +25,18 @@ _ARTICLES = frozenset({"the", "a", "an"})
 def bridge_nouns(question: Any, expected: ExpectedAnswer) -> frozenset[str]:
     """The question's nouns that a clause describes ("band" of "the band which was formed …",
     "company" of "a holding company headquartered in …"), other than the noun it asks for."""
-    if expected.kind not in _KINDS or (expected.head in GENERIC_HEADS):
+    if expected.kind not in _KINDS or expected.head in GENERIC_HEADS:
         return frozenset()
-    asked = expected.head or ""
     out = set()
     for token in question:
-        if token.pos_ != "NOUN" or token.lemma_.lower() in {asked, *GENERIC_HEADS}:
+        lemma = str(token.lemma_).lower()
+        if token.pos_ != "NOUN" or lemma == expected.head or lemma in GENERIC_HEADS:
             continue
         children = list(token.children)
         if any(c.dep_ in _DESCRIBED_BY for c in children) and any(
             c.dep_ == "det" and c.lower_ in _ARTICLES for c in children
         ):
-            out.add(str(token.lemma_).lower())
+            out.add(lemma)
     return frozenset(out)
 
 

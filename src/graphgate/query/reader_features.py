@@ -228,6 +228,9 @@ _CLAUSE_BREAK = 3
 _BREAKS = frozenset({",", ";", "and", "or", "but"})
 
 
+_OPENING, _CLOSING = frozenset({"(", "["}), frozenset({")", "]"})
+
+
 def _outside_brackets(doc: Any, between: range) -> list[int]:
     """The tokens between a candidate and a date that the sentence says outright: a bracket's
     aside ("the Workers Party ( SDAP , in German Sozialdemokratische Arbeiterpartei ) in
@@ -242,9 +245,6 @@ def _outside_brackets(doc: Any, between: range) -> list[int]:
         elif depth == 0:
             said.append(i)
     return said
-
-
-_OPENING, _CLOSING = frozenset({"(", "["}), frozenset({")", "]"})
 
 
 def nearest_date(

@@ -1,6 +1,7 @@
-"""Abbreviations in questions and evidence: letters the question's own name gives ("TWF" for
-"Thumb Wrestling Federation"), the name a sentence defines letters by ("the Christian Employers
-Association ( NCW )"), and the letters asked for ("What is the abbreviation of …")."""
+"""A name's other names in questions and evidence: letters the question's own name gives ("TWF"
+for "Thumb Wrestling Federation"), the name a sentence defines letters by ("the Christian
+Employers Association ( NCW )"), the letters asked for ("What is the abbreviation of …"), and a
+name bracketed after another ("the Sächsische Volkspartei ( Saxon Peoples Party )")."""
 
 from __future__ import annotations
 
