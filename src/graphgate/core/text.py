@@ -37,14 +37,19 @@ _POSSESSIVE = re.compile(r"['’]s\b")
 _PUNCT = re.compile(r"[^\w\s]|_")
 
 
+def without_accents(text: str) -> str:
+    """``text`` with its letters' accents dropped ("Löw" -> "Low"): a name is often written
+    both ways."""
+    if text.isascii():  # most text: nothing to decompose (the same result, sooner)
+        return text
+    return "".join(
+        ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)
+    )
+
+
 def normalise_name(name: str) -> str:
     """Blocking key: accents, case, punctuation, possessives, leading article, corporate suffix."""
-    if name.isascii():  # most names: nothing to decompose (the same result, sooner)
-        text = name.casefold()
-    else:
-        text = unicodedata.normalize("NFKD", name)
-        text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
-    text = _POSSESSIVE.sub("", text)
+    text = _POSSESSIVE.sub("", without_accents(name).casefold())
     tokens = _PUNCT.sub(" ", text).split()
     if len(tokens) > 1 and tokens[0] == "the":
         tokens = tokens[1:]

@@ -37,6 +37,7 @@ from graphgate.core.text import (
     content_word_set,
     normalise_name,
     squash,
+    without_accents,
     written_in_capitals,
 )
 from graphgate.embed.base import Embedder
@@ -310,6 +311,8 @@ class Reader:
     ) -> list[Candidate]:
         """Every candidate of the expected kind in the pool, best first."""
         asked = question.text.lower()
+        # "Löw" is named by "Joachim Low": a name is checked against the question unaccented.
+        plain_asked = question.words | content_word_set(without_accents(question.text))
         linked = linked_names(question, result)
         related = related_names(result, linked, question.words)
         candidates: dict[str, Candidate] = {}
@@ -374,13 +377,10 @@ class Reader:
                 continue
             if verbs and not states_verb(doc, verbs):
                 continue
-            # A heading or a title page in capitals names things and states nothing of them:
-            # asked what a book says, its title page's names answer nothing.
+            # A heading or a title page in capitals names things and states nothing of them.
             if written_in_capitals(sentence.text):
                 continue
-            asked_at = [
-                t.i for t in doc if t.lower_ in question.words or t.lemma_ in question.words
-            ]
+            asked_at = [t.i for t in doc if question.words & {t.lower_, t.lemma_}]
             dated_at: list[int] = []
             dates: list[DatedEnd] = []
             if question.time is not None:  # the words next to a date inside the asked time
@@ -394,18 +394,18 @@ class Reader:
             for written, label, at, start, end in found_spans:
                 text = squash(unpossessed(written, doc, end, evidence_text))
                 key = normalise_name(text)
-                words = content_word_set(text)
+                words = content_word_set(without_accents(text))
                 if (
                     not key
                     or text.lower() in asked
-                    or named_by(words, question.words)
+                    or named_by(words, plain_asked)
                     or abbreviates(text, question.text)
                     or names_other_kind(expected.head, text)  # "Southern League": no team
                     # "2010–11" or "3–0" labelled an organisation: a season or a score.
                     or (label in _NAME_LABELS and not any(c.isalpha() for c in text))
                     # A person the parser named, asked for a team: one sharing the question's
                     # names ("Salvinu Schembri" for "André Schembri's team") is kin, no team.
-                    or (label == PROPER_NAME and bool(words & question.words))
+                    or (label == PROPER_NAME and bool(words & plain_asked))
                     # An unlabelled name ("Charles Henry Holden" for "what work did the
                     # architect Holden publish") is read as a person's.
                     or lent_to(

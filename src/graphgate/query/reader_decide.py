@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graphgate.core.text import content_word_set
-from graphgate.query.answer_type import ExpectedAnswer
+from graphgate.query.answer_type import ExpectedAnswer, names_a_post
 from graphgate.query.reader_evidence import Sentence
 from graphgate.query.reader_features import Occurrence
-from graphgate.query.reader_letters import defined_name, same_answer, same_letters
+from graphgate.query.reader_letters import defined_name, located, same_answer, same_letters
 from graphgate.query.reader_posts import nested
 from graphgate.query.reader_rows import SAME_SPAN
 
@@ -65,7 +65,9 @@ class Decider:
         # A rival read almost as well: either would be a guess. The best's post without its
         # "of" phrase ("Governor" of "Governor of South Australia") is the same answer.
         said = best.sentence.text
-        # So is the fuller name beside it ("Clark", "David D . Clark").
+        # So is the fuller name beside it ("Clark", "David D . Clark"), the name with its
+        # rank ("Major General Viking Tamm"), and a place beside what it lies in ("London ,
+        # England").
         rival = next(
             (
                 c
@@ -75,6 +77,14 @@ class Decider:
                     and (
                         same_answer(best.text, c.text, said)
                         or _fuller(best.text, c.text, expected.kind)
+                        or _titled(best.text, c.text, expected.kind)
+                        or _titled(c.text, best.text, expected.kind)
+                        or (
+                            expected.kind == "place"
+                            and (
+                                located(best.text, c.text, said) or located(c.text, best.text, said)
+                            )
+                        )
                     )
                 )
             ),
@@ -118,6 +128,24 @@ def _fuller(name: str, other: str, kind: str) -> bool:
     "Lieutenant General")."""
     words = [w for w in other.split() if w != "."]
     return " " not in name and kind != "category" and other.endswith(" " + name) and len(words) <= 3
+
+
+# Ranks and forms of address a name is written after that are no post nouns of their own.
+_RANKS = frozenset({"general", "major", "brigadier", "sir", "dame", "lord", "lady", "dr", "prof"})
+
+
+def _titled(name: str, other: str, kind: str) -> bool:
+    """``other`` is the full name ``name`` with a rank or title before it ("Major General
+    Viking Tamm", "Viking Tamm"); not a longer name ("Anne Marie Louise Clark", "Louise
+    Clark"), nor a rank asked for ("Lieutenant General", "General")."""
+    extra = other[: -len(name)].split() if other.endswith(" " + name) else []
+    return (
+        kind != "category"
+        and " " in name
+        and bool(extra)
+        and all(w[:1].isupper() for w in extra)
+        and (names_a_post(" ".join(extra)) or extra[-1].lower().rstrip(".") in _RANKS)
+    )
 
 
 def _asked_name(name: str | None, asked: frozenset[str]) -> bool:

@@ -77,6 +77,19 @@ def same_answer(one: str, other: str, sentence: str) -> bool:
     )
 
 
+def located(place: str, container: str, sentence: str) -> bool:
+    """The sentence writes ``place`` with the place it lies in after a comma ("London ,
+    England , in 1950", "Tucson , Arizona"): one place, not rivals. A list ("Paris , London
+    and Rome", "Paris , London , Rome") is no such pair."""
+    return bool(
+        re.search(
+            rf"(?<![,;] )(?<!\band ){re.escape(place)}\s*,\s*{re.escape(container)}"
+            r"(?!\s*(?:[,;]\s*(?:and\b|or\b|[A-Z])|&|and\b|or\b)|[\w-])",
+            sentence,
+        )
+    )
+
+
 def glossed(name: str, gloss: str, sentence: str) -> bool:
     """The sentence gives ``gloss`` in brackets right after ``name``, alone or first in them:
     another name of it (a translation, a former or a short name)."""
