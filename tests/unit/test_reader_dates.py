@@ -3,7 +3,9 @@
 that in a sentence listing several facts each with its own dates, each fact keeps its own. A
 date an "until" governs ("hosted the show until 1987") ends the fact of its own clause instead
 of beginning it: asked from that date on, the name left as the span began; asked up to it, the
-name held to the span's end. A name whose date lies outside the asked time answers last."""
+name held to the span's end. A name whose date lies outside the asked time answers last. A
+range of years the parser takes for a number ("Ann Lee ( 1998–1999 )") is a date too; a life
+bracketed after a person's name ("Ann Lee ( 1888–1957 )") is none."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import pytest
 
 from graphgate.core.dates import span_of
 from graphgate.query.answer import ExtractiveAnswerer
-from graphgate.query.reader_features import dated_ends, nearest_date
+from graphgate.query.reader_features import dated_ends, nearest_date, written_dates
 from tests.unit.conftest import name_tokens, short_answer
 
 ASKED = span_of("1983", "1990")
@@ -211,3 +213,67 @@ def test_the_reader_answers_with_what_held_after_an_until(
     answer: str,
 ) -> None:
     assert short_answer(reader_with({}), question, evidence) == answer
+
+
+@pytest.mark.parametrize(
+    ("sentence", "ranges"),
+    [
+        ("- Presidents : Ann Lee ( 1998–1999 ) , Bo Vik ( 1999–2004 ) , Ivo Brandt ( 2004–present"
+         " )", ["1998–1999", "1999–2004", "2004–present"]),
+        ("The hosts were Tom Gott ( 1988–1990 ) , Kate Vale ( 1991–1995 ) and Per Lund ( "
+         "1996-97 ) .", ["1988–1990", "1991–1995", "1996-97"]),
+        # A life bracketed after a person's name dates no fact; a state's years do.
+        ("In 1918 he married the singer Ada Lund ( 1888–1957 ) .", ["1918"]),
+        ("He married the journalist Kate Vale Brandt ( 1913–1978 ) in June 1945 .", ["June 1945"]),
+        ("It was the capital of the Electorate of Lindvik ( 1692–1814 ) and the Kingdom of "
+         "Lindvik ( 1814–1866 ) .", ["1692–1814", "1814–1866"]),
+        # Controls: numbers that are no range of years, a score, a lone count.
+        ("He led 1500 soldiers and won 3–0 in the final .", []),
+    ],
+)  # fmt: skip
+def test_a_range_of_years_is_a_date_whatever_the_parser_labels_it(
+    nlp: Any, sentence: str, ranges: list[str]
+) -> None:
+    found = [e.text for e in written_dates(nlp(sentence))]
+    assert [r for r in ranges if not any(r in f for f in found)] == []
+    assert not any(y in f for f in found for y in ("1500", "3–0", "1888", "1913"))
+
+
+_TERMS = (
+    "- Chairmen : Ada Lund ( 1998–1999 ) , Tom Reyes ( 1999–2000 ) , Kate Vale ( 2000–2004 ) "
+    ", Per Vik ( 2004–2007 ) , Ivo Brandt ( 2009–2018 ) , Bo Holm ( 2018–present )"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("The Lindvik League had who chairing it from 1999 to 2000?", "Tom Reyes"),
+        ("Who chaired the Lindvik League from 2000 to 2004?", "Kate Vale"),
+        ("From 2009 to 2018, who was the chairman of the Lindvik League?", "Ivo Brandt"),
+    ],
+)
+def test_each_name_of_a_list_is_dated_by_its_own_bracket(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str, answer: str
+) -> None:
+    """A list of who held a post writes each term in a bracket after the name, as ranges of
+    years the parser labels numbers; each name is dated by its own."""
+    assert short_answer(reader_with({}), question, _TERMS) == answer
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "asked"),
+    [
+        ("In 1918 Brandt married the singer Ada Lund ( 1888–1957 ) .", "Ada Lund",
+         ("1918", "1939")),
+        ("In June 1945 Reyes married the journalist Kate Vale Brandt ( 1913–1978 ) .",
+         "Kate Vale Brandt", ("1945", "1978")),
+    ],
+)  # fmt: skip
+def test_a_life_bracketed_after_a_name_does_not_date_the_fact(
+    nlp: Any, sentence: str, name: str, asked: tuple[str, str]
+) -> None:
+    """The marriage began in the asked span's first year; the bride's life is no date of it."""
+    doc = nlp(sentence)
+    start, end = name_tokens(doc, name)
+    assert nearest_date(doc, start, end, dated_ends(doc, span_of(*asked)))[0] is True

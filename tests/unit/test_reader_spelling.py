@@ -129,3 +129,18 @@ def test_two_places_of_a_list_stay_rivals(
         "From 1950 to 1978 , Lund moved between Paris , London , Rome .",
     )
     assert got is None
+
+
+def test_a_name_with_its_rank_is_one_answer(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+) -> None:
+    """A list row gives the commander with his rank; the parser finds the name without it.
+    They are one answer, not rivals (the reader abstained on their tie), and the name answers."""
+    got = short_answer(
+        reader_with({}),
+        "The Lindvik Military District had which person commanding it from 1953 to 1961?",
+        "- 1948–1953 : Major General Per Vik",
+        "- 1953–1961 : Major General Ivo Brandt",
+        "- 1961–1963 : Lieutenant General Tom Reyes",
+    )
+    assert got == "Ivo Brandt"

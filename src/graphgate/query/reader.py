@@ -85,6 +85,7 @@ from graphgate.query.reader_features import (
     nearest_date,
     nearness,
     time_fit,
+    written_dates,
 )
 from graphgate.query.reader_letters import (
     abbreviates,
@@ -386,8 +387,8 @@ class Reader:
             if question.time is not None:  # the words next to a date inside the asked time
                 dated_at = [
                     i
-                    for e in doc.ents
-                    if e.label_ in DATES and sentence_fit(e.text, question.time)[0] == FITS
+                    for e in written_dates(doc)
+                    if sentence_fit(e.text, question.time)[0] == FITS
                     for i in (e.start, e.end - 1)
                 ]
                 dates = dated_ends(doc, question.time)

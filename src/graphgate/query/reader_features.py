@@ -173,11 +173,60 @@ class DatedEnd:
 _RANGE_JOINERS = frozenset({"to", "-", "–", "—", "until", "till", "through"})
 
 
-def dated_ends(doc: Any, asked: TimeSpan) -> list[DatedEnd]:
-    """The sentence's dates with ``bounds_met`` of each; a duration the parser labels a date
-    ("after 15 years") states no time and is none. Two dates one joining word apart ("1935 to
-    1938", which the parser may label as two) are one range."""
+# A range of years the parser may label a number or nothing: "( 1998–1999 )", "1991-95".
+_YEAR_RANGE = re.compile(
+    r"(?<![\w-])(?:1\d{3}|20\d{2})\s*[–-]\s*(?:1\d{3}|20\d{2}|\d{2}|present)(?![\w-])", re.I
+)
+
+
+def written_dates(doc: Any) -> list[Any]:
+    """The sentence's dates as spans, in order: those the parser labels dates, and the ranges
+    of years it takes for numbers ("Donato Manfroi ( 1999–2000 ) , Fabrizio Comencini (
+    2000–2004 )": CARDINAL) or leaves unlabelled; not one inside a name ("the 2004–05 Champions
+    League"). A lone number stays a number: "1500 soldiers"."""
     dated = [e for e in doc.ents if e.label_ == "DATE"]
+    names = [e for e in doc.ents if e.label_ not in {"DATE", "CARDINAL"}]
+    for found in _YEAR_RANGE.finditer(str(doc.text)):
+        span = doc.char_span(found.start(), found.end(), alignment_mode="expand")
+        if span is None or any(
+            e.start < span.end
+            and span.start < e.end
+            and not (span.start <= e.start and e.end <= span.end)
+            for e in dated + names
+        ):
+            continue  # a wider date of the parser's holds it, or a name ("the 2004–05 Cup")
+        # The range in place of its first year alone ("2004" of "2004–present").
+        dated = [e for e in dated if not span.start <= e.start < span.end] + [span]
+    return sorted((e for e in dated if not _lifespan(doc, e)), key=lambda e: int(e.start))
+
+
+# Years a bracket after a person's name must cover to be a life, not a term: few terms last
+# so long, few lives so short.
+_LIFE_YEARS = 30
+
+
+def _lifespan(doc: Any, date: Any) -> bool:
+    """The date is a person's life, bracketed after the name ("the singer Hildur Arntzen (
+    1888–1957 )"): it dates no fact the sentence tells of her."""
+    before = date.start - 1
+    if before < 1 or doc[before].text != "(":
+        return False
+    name = before - 1  # the name's words back from the bracket: one of them a person's
+    while name > 0 and doc[name].pos_ == "PROPN" and doc[name].ent_type_ != "PERSON":
+        name -= 1
+    if doc[name].ent_type_ != "PERSON":
+        return False
+    if date.end < len(doc) and doc[date.end].text != ")":
+        return False
+    years = [int(y) for y in re.findall(r"\b(1\d{3}|20\d{2})\b", str(date.text))]
+    return len(years) == 2 and years[1] - years[0] >= _LIFE_YEARS
+
+
+def dated_ends(doc: Any, asked: TimeSpan) -> list[DatedEnd]:
+    """The sentence's dates (``written_dates``) with ``bounds_met`` of each; a duration the
+    parser labels a date ("after 15 years") states no time and is none. Two dates one joining
+    word apart ("1935 to 1938", which the parser may label as two) are one range."""
+    dated = written_dates(doc)
     ranges: list[tuple[Any, int]] = []  # (first entity, last token)
     for e in dated:
         if ranges and e.start == ranges[-1][1] + 2 and doc[e.start - 1].lower_ in _RANGE_JOINERS:
