@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from graphgate.core.dates import TimeSpan, at, parse_time, question_time
 from graphgate.core.errors import InputError
-from graphgate.core.text import content_word_set, names_in
+from graphgate.core.text import content_word_set, names_in, without_accents
 from graphgate.embed.base import Embedder
 from graphgate.query.linking import EntityLink, EntityLinker
 from graphgate.store.base import GraphStore
@@ -176,6 +176,15 @@ class Question:
             self._readings[key] = make()
         found: _T = self._readings[key]
         return found
+
+    @property
+    def plain_words(self) -> frozenset[str]:
+        """``words`` and those of the text without its accents: "Joachim Löw" gives "low" as
+        well as "l" and "w", so a name written either way in the evidence is the question's."""
+        return self._reading(
+            "plain_words",
+            lambda: self.words | frozenset(content_word_set(without_accents(self.text))),
+        )
 
     @property
     def links(self) -> list[EntityLink]:

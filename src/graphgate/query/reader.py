@@ -313,7 +313,7 @@ class Reader:
         """Every candidate of the expected kind in the pool, best first."""
         asked = question.text.lower()
         # "Löw" is named by "Joachim Low": a name is checked against the question unaccented.
-        plain_asked = question.words | content_word_set(without_accents(question.text))
+        plain_asked = question.plain_words
         linked = linked_names(question, result)
         related = related_names(result, linked, question.words)
         candidates: dict[str, Candidate] = {}

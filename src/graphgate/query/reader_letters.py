@@ -1,7 +1,8 @@
 """A name's other names in questions and evidence: letters the question's own name gives ("TWF"
 for "Thumb Wrestling Federation"), the name a sentence defines letters by ("the Christian
-Employers Association ( NCW )"), the letters asked for ("What is the abbreviation of …"), and a
-name bracketed after another ("the Sächsische Volkspartei ( Saxon Peoples Party )")."""
+Employers Association ( NCW )"), the letters asked for ("What is the abbreviation of …"), a
+name bracketed after another ("the Sächsische Volkspartei ( Saxon Peoples Party )"), and a place
+written with the place it lies in ("London , England")."""
 
 from __future__ import annotations
 
