@@ -138,12 +138,39 @@ def test_a_post_labelled_an_organisation_is_no_employer(
         # A stretch of time may be named by a date; a noun of no type asks anything.
         ("Which season did Tom Reyes debut in?", True),
         ("Which era did the Varn kingdom flourish in?", True),
-        ("What did Ada Lund found in 1908?", True),
+        ("What did Ada Lund found?", True),
+        ("Which season from 1990 to 1995 did Tom Reyes debut in?", True),
+        # Unless the question gives the time: a date there is the question's own ("July
+        # 2015" for what job was held from Jul 2015 to Dec 2015).
+        ("What did Ada Lund found in 1908?", False),
+        ("Catalan Ada Lund had what titled job from Jul 2015 to Dec 2015?", False),
+        ("The Varnian league Karsk what what person chairing it from Feb 2012 to Feb 2018?", False),
     ],
 )
 def test_a_date_answers_no_noun_but_one_of_time(question: str, dated: bool, nlp: Any) -> None:
     expected = expected_answer(read_question(question), nlp(question))
     assert ("DATE" in expected.labels) is dated
+
+
+@pytest.mark.parametrize(
+    ("question", "labels"),
+    [
+        # A military formation, a body: before, a noun of no type (a place beside it rivalled
+        # "the NATO Military Committee").
+        ("Erich Lund was made a part of which unit from Aug 1958 to Dec 1961?", "ORG"),
+        ("What fleet operated the warship HMVS Karsk from Feb 1945 to Feb 1946?", "ORG"),
+        ("Which academy did the physicist Ada Lund join in Jun 1960?", "ORG"),
+        ("What gallery owned the painting The Blue Mill from 1842 to 1843?", "ORG"),
+        ("Which progressive rock supergroup did the organist Bo Vik join in 1970?", "ORG"),
+        # Where work was done: a place, not an event in its sentence.
+        ("What was the workplace locale of the Marxist Ivo Brandt from 1906 to 1916?", "GPE"),
+    ],
+)
+def test_a_noun_of_a_body_or_a_place_asks_for_one(question: str, labels: str, nlp: Any) -> None:
+    expected = expected_answer(read_question(question), nlp(question))
+    assert labels in expected.labels
+    assert "DATE" not in expected.labels
+    assert "EVENT" not in expected.labels
 
 
 @pytest.mark.parametrize(

@@ -42,10 +42,13 @@ _HEAD_LABELS: dict[str, frozenset[str]] = {
     **dict.fromkeys(
         ("city", "state", "country", "county", "town", "village", "region", "province",
          "continent", "island", "nation", "capital", "territory", "borough", "district",
-         "neighborhood", "neighbourhood", "municipality", "suburb", "place", "location",
+         "neighborhood", "neighbourhood", "municipality", "suburb", "place", "location", "locale",
          "river", "mountain", "lake"),
         PLACES,
     ),
+    # A numbered formation ("which squadron": "Patrol Squadron 22 ( VP-22 )") is left a noun
+    # of no type: the parser labels such names as anything or nothing. So is "navy", which
+    # the parse takes for the head of "the U.S. Navy VP-25" as often as it is one.
     **dict.fromkeys(
         ("company", "team", "band", "club", "university", "college", "school", "institution",
          "organization", "organisation", "party", "station", "network", "channel", "firm",
@@ -54,7 +57,8 @@ _HEAD_LABELS: dict[str, frozenset[str]] = {
          "institute", "conglomerate", "retailer", "bank", "business", "entity",
          "association", "org", "society", "federation", "union", "committee", "council",
          "foundation", "charity", "ministry", "faction", "railway", "railroad", "orchestra",
-         "broadcaster", "operator", "exchange"),
+         "broadcaster", "operator", "exchange", "unit", "fleet", "academy", "gallery", "museum",
+         "supergroup", "movement"),
         ORGS | frozenset({"PRODUCT"}),
     ),
     **dict.fromkeys(
@@ -218,9 +222,12 @@ def expected_answer(question: Question, doc: Any | None = None) -> ExpectedAnswe
     if head == "title":  # a rank, a post or a championship: no person, no place
         named -= PEOPLE | PLACES
     # "Which academy": a date is none; "which season" may be one. Nor is a date or a number a
-    # name or a title ("got what title in 1962", "officially named what").
+    # name or a title ("got what title in 1962", "officially named what"), nor what held at a
+    # time the question gives ("what titled job from Jul 2015 to Dec 2015": "July 2015" is
+    # the question's own date).
     a_name = head in _NAME_OF or asks_name(text)
-    dated = (not head or head in GENERIC_HEADS | _SPELL_HEADS) and not a_name
+    timed = question.time is not None and head not in _SPELL_HEADS
+    dated = (not head or head in GENERIC_HEADS | _SPELL_HEADS) and not a_name and not timed
     numbers = frozenset() if a_name else NUMBERS
     return ExpectedAnswer("phrase", named | numbers | (DATES if dated else set()), head, named)
 

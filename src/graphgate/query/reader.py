@@ -315,7 +315,7 @@ class Reader:
         # "Löw" is named by "Joachim Low": a name is checked against the question unaccented.
         plain_asked = question.plain_words
         linked = linked_names(question, result)
-        related = related_names(result, linked, question.words)
+        related = related_names(result, linked, question.words, question.time)
         candidates: dict[str, Candidate] = {}
         docs = self._parse([s.text for s in pool])
         plain = [e.relevance for e in evidence]

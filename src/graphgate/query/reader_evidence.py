@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from graphgate.core.dates import is_month
+from graphgate.core.dates import TimeSpan, is_month, span_of
 from graphgate.core.family_match import stem
 from graphgate.core.text import content_word_set, normalise_name
 from graphgate.core.types import COOCCURS
@@ -355,14 +355,24 @@ def linked_names(question: Question, result: RetrievalResult) -> set[str]:
 
 
 def related_names(
-    result: RetrievalResult, linked: set[str], asked: frozenset[str]
+    result: RetrievalResult,
+    linked: set[str],
+    asked: frozenset[str],
+    time: TimeSpan | None = None,
 ) -> dict[str, float]:
     """Entities an edge joins to one the question names (a graph's vote for a candidate): a
     relation the question asks about (its predicate's words among the question's) gives the
-    full vote, any other relation half of it, a co-occurrence (two names met) a third."""
+    full vote, any other relation half of it, a co-occurrence (two names met) a third. Asked
+    at a ``time``, an edge dated at another time votes for nothing ("won the Heisman Trophy
+    in 1990" for a team of 1996). An undated edge still votes: it says the candidate is the
+    subject's, though not when."""
     stems = {stem(w) for w in asked}
     out: dict[str, float] = {}
     for edge in result.edges:
+        if time is not None:
+            held = span_of(edge.valid_from, edge.valid_to)
+            if held is not None and not held.overlaps(time):
+                continue
         words = {stem(w) for w in edge.predicate.split("_") if len(w) > 2}
         asks = edge.predicate != COOCCURS and bool(words & stems)
         vote = (
