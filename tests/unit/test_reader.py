@@ -279,6 +279,27 @@ def test_the_time_features_hold_only_for_a_span_of_several_years_or_months() -> 
     assert bounds_met("He left in May 2009.", question_time("in May 2009")) == (False, False)
 
 
+
+@pytest.mark.parametrize(
+    ("sentence", "begins"),
+    [
+        # Asked from Nov 2007: a day or a month before it dates what came before.
+        ("His first game in charge was on 24 March 2007 at Karsk .", False),
+        ("He took over in May 2007 .", False),
+        # A month's leeway (a date written a month off), and any later month of the year.
+        ("He took over in October 2007 .", True),
+        ("He resigned in November 2007 to join Harlow Town .", True),
+        ("He joined Harlow Town in December 2007 .", True),
+        # A year alone may be either.
+        ("He joined Harlow Town in 2007 .", True),
+    ],
+)
+def test_a_date_before_the_asked_month_begins_nothing(sentence: str, begins: bool) -> None:
+    assert bounds_met(sentence, question_time("from Nov 2007 to Jun 2011"))[0] is begins
+    # Asked by years, every date of the first year begins it, as before.
+    assert bounds_met(sentence, question_time("from 2007 to 2011"))[0] is True
+
+
 _ARRIVAL = (
     "Ivo Brandt coached the club from February 2009 . With the arrival of Tom Reyes as coach in "
     "October 2009 , Kelso saw a change of fortunes ."

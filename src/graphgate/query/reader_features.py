@@ -126,7 +126,17 @@ def begun_at_bounds(spans: Sequence[TimeSpan], asked: TimeSpan | None) -> tuple[
     if last < first:
         return False, False
     begun = {span.start.year for span in spans if span.start is not None}
-    return first in begun, last in begun
+    return any(_begins_with(span, asked.start) for span in spans), last in begun
+
+
+def _begins_with(span: TimeSpan, start: date) -> bool:
+    """``span`` begins in the year of the asked ``start``, and not on a day or in a month
+    before it: asked from Nov 2007, "on 24 March 2007" dates what came before (a month's
+    leeway, for a date written a month off); "in 2007" may be either."""
+    if span.start is None or span.start.year != start.year:
+        return False
+    precise = span.end is not None and (span.end - span.start).days < _MONTH_DAYS
+    return not (precise and span.start.month < start.month - 1)
 
 
 _MONTH_DAYS = 31
