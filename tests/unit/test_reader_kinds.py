@@ -35,6 +35,19 @@ from tests.unit.conftest import name_tokens, short_answer
          "National Historic Site", "site", True),
         ("From 1956 the team played in the Class B Western League.", "Class B Western League",
          "league", True),
+        # Headed by a noun of the asked kind: a league is a division, a club a team.
+        ("From 1960 the Dukes played in the Class D Sophomore League.",
+         "Class D Sophomore League", "division", True),
+        ("In 1990 he joined the Harlow Rowing Club.", "Harlow Rowing Club", "team", True),
+        ("In 2001 she won the Varnian Book Prize.", "Varnian Book Prize", "award", True),
+        # Not one of another kind: a league is no team, a stadium no school.
+        ("From 1960 the Dukes played in the Class D Sophomore League.",
+         "Class D Sophomore League", "team", False),
+        ("In 1990 the final was held at the Karsk Stadium.", "Karsk Stadium", "school", False),
+        # A school is no university (before, with them one kind, "Sehwa Girls High School"
+        # tied with the university asked).
+        ("In 1980 she finished Karsk Girls High School.", "Karsk Girls High School",
+         "university", False),
         # The bare noun, a name only beside it, or a name of another head is none.
         ("The painting hung in the gallery of Castle Varn until 1900.", "the gallery",
          "gallery", False),

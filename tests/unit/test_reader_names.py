@@ -19,9 +19,11 @@ from graphgate.query.question import read_question
 from graphgate.query.reader_letters import abbreviation_of, asks_abbreviation, same_answer
 from graphgate.query.reader_names import (
     lent_names,
+    names_the_subject,
     nickname_of,
     part_of_named,
     shares_a_name,
+    subject_words,
     unlabelled_name,
 )
 from tests.unit.conftest import name_tokens, short_answer
@@ -213,6 +215,18 @@ def test_an_unlabelled_name_is_read_as_a_persons(label: str, text: str, name: bo
           "plays as a striker .",
           "In March 2016 , Kade joined Harlow Town for an undisclosed fee ."),
          "Harlow Town"),
+        # The question gives the first name, the evidence writes the surname alone: before,
+        # the coach himself ("Brändt") or a tie with him.
+        ("The German coach Joachim was the coach of what team from 2001 to 2002?",
+         ("Joachim Brändt ( born 3 February 1960 ) is a German football coach .",
+          "Brändt became the manager of Austrian club Tirol Karsk on 10 October 2001 and led "
+          "them to the 2001–02 Austrian Bundesliga title ."),
+         "Tirol Karsk"),
+        ("The Varnian coach Tomas was the coach of what team from 2001 to 2002?",
+         ("Tomas Kade ( born 3 February 1960 ) is a Varnian football coach .",
+          "Kade became the manager of the Austrian club Harlow Town on 10 October 2001 and led "
+          "them to the 2001–02 league title ."),
+         "Harlow Town"),
     ],
 )  # fmt: skip
 def test_the_rest_of_the_asked_name_is_not_the_answer(
@@ -220,6 +234,45 @@ def test_the_rest_of_the_asked_name_is_not_the_answer(
     evidence: tuple[str, str], answer: str,
 ) -> None:  # fmt: skip
     assert short_answer(reader_with({}), question, *evidence) == answer
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "candidate", "subject"),
+    [
+        # The question gives one name after a noun for a person, the evidence writes the
+        # person with another.
+        ("The German coach Joachim was the coach of what team from 2001 to 2002?",
+         "Joachim Löw ( born 3 February 1960 ) is a German football coach .", "Löw", True),
+        ("Which university employed the Finnish economist Holmström from 1979 to 1983?",
+         "Bengt Holmström ( born 18 April 1949 ) is a Finnish economist .", "Bengt", True),
+        ("Which club did the footballer Harald Kade join in 2016?",
+         "Tomas Harald Kade ( born 2 May 1991 ) is a Varnian footballer .", "Tomas", True),
+        ("Which club did the footballer Kade join in 2016?",
+         "Tomas Kade ( born 2 May 1991 ) is a Varnian footballer .", "Tomas Kade", True),
+        # Not a firm's name sharing the question's ("Pabst" of "Pabst Brewing Company" for the
+        # "Rainier Brewing Company"), nor a name the question gives of a thing ("Search").
+        ("The Rainier Brewing Company had headquarters in what city from 1884 to 1915?",
+         "Rainier was bought by the Pabst Brewing Company in Seattle in 1977 .", "Pabst",
+         False),
+        ("Which company is accused of manipulating Search for ad revenue?",
+         "Critics of Google Search say the company ranks its own products first .", "Google",
+         False),
+        # Nor a body sharing the lent name ("Volvo Polska"), nor a club the person is written
+        # beside.
+        ("Which company made the Volvo 9700 from 2001 to 2003?",
+         "From 2001 the Volvo 9700 was built by Volvo Polska in Wroclaw .", "Polska", False),
+        ("Which club did the striker Kade join in 2016?",
+         "In 2016 Tomas Kade joined Harlow Town .", "Harlow Town", False),
+    ],
+)  # fmt: skip
+def test_the_subjects_other_name_is_not_the_answer(
+    nlp: Any, question: str, evidence: str, candidate: str, subject: bool
+) -> None:
+    """ "The German coach Joachim … what team": "Löw" of "Joachim Löw" is the coach himself."""
+    lent = lent_names(question)
+    words = {w.lower().replace("ö", "o") for w in candidate.split()}
+    found = subject_words([nlp(evidence)], nlp(question), lent)
+    assert names_the_subject(words, found, lent) is subject
 
 
 @pytest.mark.parametrize(

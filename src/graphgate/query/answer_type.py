@@ -124,14 +124,24 @@ _COMPETITIONS = frozenset(
     {"league", "division", "conference", "cup", "championship", "tournament", "ligue", "coppa",
      "coupe", "pokal", "serie", "bundesliga", "eredivisie", "premiership"}
 )  # fmt: skip
-_NAMED_KINDS: tuple[frozenset[str], ...] = (
+# Nouns of one kind: a name headed by any is of the kind any of them asks ("the Sophomore
+# League" for "which division"). A school is no university, though neither is a team.
+_SAME_KINDS: tuple[frozenset[str], ...] = (
     frozenset({"team", "club", "side", "squad", "franchise"}),
     _COMPETITIONS,
     frozenset({"award", "prize", "medal", "trophy", "honour", "honor"}),
     frozenset({"stadium", "arena", "ground", "venue"}),
-    frozenset({"university", "college", "school", "academy"}),
 )
+_NAMED_KINDS = (*_SAME_KINDS, frozenset({"university", "college", "school", "academy"}))
 _ALL_KINDS = frozenset().union(*_NAMED_KINDS)
+
+
+def kind_nouns(head: str) -> frozenset[str]:
+    """The nouns naming the kind ``head`` names ("division": "league", "conference", …); any
+    other noun names only itself."""
+    return next((kinds for kinds in _SAME_KINDS if head in kinds), frozenset({head}))
+
+
 # Nouns that ask for something without saying of what type: no evidence "calls" an answer one.
 GENERIC_HEADS = frozenset({"name", "title", "thing", "one", "work", "part", "term"})
 # Nouns of a stretch of time, which a date may name ("the 2001–02 season").

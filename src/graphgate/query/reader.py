@@ -93,7 +93,14 @@ from graphgate.query.reader_letters import (
     defined_name,
     lettered,
 )
-from graphgate.query.reader_names import lent_names, lent_to, part_of_named, unlabelled_name
+from graphgate.query.reader_names import (
+    lent_names,
+    lent_to,
+    names_the_subject,
+    part_of_named,
+    subject_words,
+    unlabelled_name,
+)
 from graphgate.query.reader_naming import asks_name, named_as
 from graphgate.query.reader_rows import row_span
 from graphgate.query.reader_succession import COMING, LEAVING, succession_role
@@ -103,10 +110,8 @@ from graphgate.query.reader_syntax import (
     asked_end,
     asks_opponent,
     called_a,
-    described_as,
     end_value,
     group_asked,
-    names_itself,
     opposed,
     prominence,
     states_any,
@@ -125,10 +130,7 @@ _FITS_BONUS = 0.3
 _CACHE_LIMIT = 4096
 # Labels that say a candidate is a name (of a person, an organisation, a place, a work).
 _NAME_LABELS = NAMED | {PROPER_NAME, DESCRIBED}
-
-
-# A place or a people opening a longer name may answer by itself: "Kansas City" of the
-# "Kansas City Chiefs" for where the Chiefs play.
+# A place or a people opening a name may answer by itself ("Kansas City" of the Chiefs).
 _PLACE_LIKE = PLACES | {"NORP"}
 
 
@@ -312,8 +314,7 @@ class Reader:
     ) -> list[Candidate]:
         """Every candidate of the expected kind in the pool, best first."""
         asked = question.text.lower()
-        # "Löw" is named by "Joachim Low": a name is checked against the question unaccented.
-        plain_asked = question.plain_words
+        plain_asked = question.plain_words  # unaccented: "Löw" is named by "Joachim Low"
         linked = linked_names(question, result)
         related = related_names(result, linked, question.words, question.time)
         candidates: dict[str, Candidate] = {}
@@ -321,8 +322,7 @@ class Reader:
         plain = [e.relevance for e in evidence]
         lifted = second_hop(question, pool, docs, plain)
         head = expected.head or ""
-        # "How many records": a number of records is of the type asked, any other number not.
-        counted = expected.kind == "number" and bool(head)
+        counted = expected.kind == "number" and bool(head)  # "how many records": of records
         found_in = candidate_spans(question.parse(self._pipeline), docs, expected)
         # "Which ski jumper" (a noun of no known entity type): where the evidence calls a
         # name a ski jumper, that is the type asked; any other name not. Where none is called
@@ -361,6 +361,7 @@ class Reader:
         group = group_asked(question.parse(self._pipeline))
         asked_of = question.words - group if group else frozenset()
         lent = lent_names(question.text)  # a person holding one is a namesake or kin
+        subject = subject_words(docs, question.parse(self._pipeline), lent)  # "Bengt" (Holmström)
         evidence_text = " ".join(s.text for s in pool)
         opponent_asked = asks_opponent(question.text)
         name_asked = asks_name(question.text)
@@ -419,15 +420,14 @@ class Reader:
                     # Niasse"; a wife's is asked, "Margrete Aamot Øverland", lends none); a
                     # place opening a name ("Kansas City" Chiefs) may answer.
                     or (label not in _PLACE_LIKE and part_of_named(doc, start, end, lent))
+                    or names_the_subject(words, subject, lent)
                     or (not opponent_asked and opposed(doc, start, end))  # "against Everton"
                     # A list row's bracket ("- Ann Lee ( FDP )") says of the row's name.
                     or (row is not None and key != row.key and row.beside(doc[start].idx))
                 ):
                     continue  # the question names it: not its answer
                 # "Sehwa Girls High School" is called a school by its own name.
-                described = described_as(doc, start, end, head) or names_itself(
-                    doc, start, end, head
-                )
+                described = called_a(doc, start, end, head, modifier=True)
                 # "' cried Bob Cratchit." holds "Cratchit" for "which of the Cratchit children"
                 # only inside the candidate: a word of the question counts beside it, not in it.
                 inside = share_inside(question.words, doc, start, end, head)

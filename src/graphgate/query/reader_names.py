@@ -7,9 +7,11 @@ off ("El Hadji" of "El Hadji Baye Oumar Niasse" for "Oumar Niasse's team")."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
-from graphgate.query.answer_type import NOUN_PHRASE
+from graphgate.core.text import without_accents
+from graphgate.query.answer_type import NOUN_PHRASE, PERSON_NOUNS
 from graphgate.query.reader_evidence import NAME_JOINERS
 
 # Words that ask after a relative: an answer sharing a name of the question is then expected
@@ -106,3 +108,42 @@ def unlabelled_name(label: str, text: str) -> bool:
     no known type, as likely a person's as any ("Koch Industries", labelled, is no person)."""
     words = text.split()
     return label == NOUN_PHRASE and bool(words) and all(w[:1].isupper() for w in words)
+
+
+def subject_words(docs: Sequence[Any], asked: Any, lent: frozenset[str]) -> frozenset[str]:
+    """The other words of a person's full name (two or three words) the evidence writes with a
+    name the question gives after a noun for a person (``asked``: its parse; "bengt" of "Bengt
+    Holmström", asked of "economist Holmström"; "low" of "Joachim Löw", asked of "coach
+    Joachim"), unaccented: the question's subject goes by them. Not a word the question gives
+    of a thing ("Search", where the parser calls "Google Search" a person), nor of a longer
+    run the parser calls one ("Taylor Swift Travis Kelce")."""
+    people = _named_people(asked) & lent
+    plain = {without_accents(w) for w in people}
+    found: set[str] = set()
+    for doc in docs if plain else ():
+        for ent in doc.ents:
+            words = {without_accents(t.lower_) for t in ent}
+            full = 2 <= len(ent) <= 3 and all(t.is_alpha and t.text[:1].isupper() for t in ent)
+            if ent.label_ == "PERSON" and full and words & plain:
+                found |= words - plain
+    return frozenset(found)
+
+
+def names_the_subject(words: set[str], subject: frozenset[str], lent: frozenset[str]) -> bool:
+    """A candidate of the subject's other names alone, or with the lent ones ("Bengt", "Löw",
+    whatever the parser labels them), is the question's subject, not its answer."""
+    plain = {without_accents(w) for w in lent}
+    return bool(words & subject) and words <= subject | plain
+
+
+def _named_people(asked: Any) -> set[str]:
+    """The capitalised words right after a noun for a person in the question ("economist
+    Bengt Holmström"), lower-cased."""
+    out: set[str] = set()
+    for token in asked:
+        if token.lower_ in PERSON_NOUNS or token.lemma_ in PERSON_NOUNS:
+            for after in asked[token.i + 1 :]:
+                if not after.text[:1].isupper():
+                    break
+                out.add(after.lower_)
+    return out

@@ -17,7 +17,7 @@ from typing import Any
 from graphgate.core.dates import TimeSpan, dates_in, is_month
 from graphgate.core.family_match import stem
 from graphgate.core.text import content_word_set
-from graphgate.query.answer_type import DATES, PERSON_NOUNS
+from graphgate.query.answer_type import DATES, PERSON_NOUNS, kind_nouns
 
 # Dependencies that make one noun a description of another: "the band Euphoria", "Agüero, an
 # Argentine footballer", "the DeCavalcante crime family".
@@ -103,26 +103,25 @@ def described_as(doc: Any, start: int, end: int, head: str | None, modifier: boo
 
 
 def names_itself(doc: Any, start: int, end: int, head: str | None) -> bool:
-    """The candidate is a name headed by the asked noun, so of the kind asked whatever its
-    sentence calls it: "the National Gallery" a gallery, "the Party for Progress" a party. The
-    noun is capitalised, as another word of it is; the bare noun ("the site") is none. A name
-    headed by a noun for a person is a title or an award ("Outstanding Supporting Actress"),
-    never the person asked."""
+    """The candidate is a name headed by the asked noun, or one of its kind ("the Sophomore
+    League" for "which division"), so of the kind asked whatever its sentence calls it: "the
+    National Gallery" a gallery, "the Party for Progress" a party. The noun is capitalised, as
+    another word of it is; the bare noun ("the site") is none. A name headed by a noun for a
+    person is a title or an award ("Outstanding Supporting Actress"), never the person asked."""
     if not head or end <= start or head in PERSON_NOUNS:
         return False
     span = doc[start:end]
     root = span.root
-    if not (_is_head(root, head) and root.text[:1].isupper()):
+    if not (any(_is_head(root, h) for h in kind_nouns(head)) and root.text[:1].isupper()):
         return False
     return any(t.i != root.i and t.text[:1].isupper() for t in span)
 
 
-def called_a(doc: Any, start: int, end: int, head: str) -> bool:
-    """The sentence calls the name a ``head`` (``described_as``, not as a mere modifier), or the
-    name is one ("the National Gallery"): of the type asked, whatever the parser's label."""
-    return described_as(doc, start, end, head, modifier=False) or names_itself(
-        doc, start, end, head
-    )
+def called_a(doc: Any, start: int, end: int, head: str, modifier: bool = False) -> bool:
+    """The sentence calls the name a ``head`` (``described_as``, not as a mere modifier unless
+    ``modifier``), or the name is one ("the National Gallery"): of the type asked, whatever
+    the parser's label."""
+    return described_as(doc, start, end, head, modifier) or names_itself(doc, start, end, head)
 
 
 def asked_end(question: str) -> str | None:
