@@ -279,7 +279,6 @@ def test_the_time_features_hold_only_for_a_span_of_several_years_or_months() -> 
     assert bounds_met("He left in May 2009.", question_time("in May 2009")) == (False, False)
 
 
-
 @pytest.mark.parametrize(
     ("sentence", "begins"),
     [
