@@ -125,7 +125,8 @@ _COMPETITIONS = frozenset(
      "coupe", "pokal", "serie", "bundesliga", "eredivisie", "premiership"}
 )  # fmt: skip
 # Nouns of one kind: a name headed by any is of the kind any of them asks ("the Sophomore
-# League" for "which division"). A school is no university, though neither is a team.
+# League" for "which division"). Schools are not one kind ("Sehwa Girls High School" is no
+# university), though any of them is no team.
 _SAME_KINDS: tuple[frozenset[str], ...] = (
     frozenset({"team", "club", "side", "squad", "franchise"}),
     _COMPETITIONS,

@@ -1,8 +1,10 @@
 """Names the question lends to the evidence: a person sharing one is kin or a namesake of
 what the question names ("Max Ramsay" for "Kate Ramsay … created by whom?"), an answer only
 where a relative is asked; so is one the evidence calls by a nickname ('Tim Cratchit ("Tiny
-Tim")' for "Bob Cratchit's employer"), and a piece of the question's own name the parser cut
-off ("El Hadji" of "El Hadji Baye Oumar Niasse" for "Oumar Niasse's team")."""
+Tim")' for "Bob Cratchit's employer"), a piece of the question's own name the parser cut off
+("El Hadji" of "El Hadji Baye Oumar Niasse" for "Oumar Niasse's team"), and the rest of the
+subject's full name written elsewhere ("Bengt" of "Bengt Holmström" for "economist
+Holmström")."""
 
 from __future__ import annotations
 
