@@ -1,7 +1,7 @@
 """The graph's vote for a candidate (query/reader_evidence.py ``related_names``): an edge joining
 it to a name the question gives. Asked at a time, an edge dated at another time votes for
 nothing; an undated edge still says the candidate is the subject's, though not when (README:
-leaving undated edges out too cost more right answers than it saved wrong ones)."""
+leaving undated edges out too lowered short-answer F1 on TimeQA 601–987)."""
 
 from __future__ import annotations
 
