@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from graphgate.core.dates import question_time
+from graphgate.core.text import normalise_name
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.answer_type import ExpectedAnswer
 from graphgate.query.base import RetrievalResult, RetrievedChunk
@@ -18,7 +19,14 @@ from graphgate.query.question import read_question
 from graphgate.query.reader_decide import Candidate, Decider
 from graphgate.query.reader_evidence import Sentence
 from graphgate.query.reader_features import Occurrence
-from graphgate.query.reader_rows import SAME_SPAN, dated_row, row_span, same_years
+from graphgate.query.reader_rows import (
+    MEETS_SPAN,
+    SAME_SPAN,
+    bracketed_row,
+    dated_row,
+    row_span,
+    same_years,
+)
 
 ReaderWith = Callable[[dict[str, float]], ExtractiveAnswerer]
 
@@ -284,3 +292,78 @@ def test_no_row_of_the_asked_time_is_no_answer_from_the_rows(reader_with: Reader
     )
     names = {"Peni Vakalalabure", "Maren des Vallées", "Ilisapeci Tuilagi", "Joram Kwaioloa"}
     assert short not in names
+
+
+# A list written as one line, each name with its own span in brackets, beside prose whose
+# brackets hold figures of a year.
+_LISTED = (
+    "The Varn League is a regionalist party in the Varn valley . It split from the Coastal "
+    "Union in 1997 .\nLeadership .\n- Party president : Ivo Marchetti ( 1997–1999 ) , Lia "
+    "Bortolan ( 1999–2003 ) , Nils Aavik ( 2003–2008 ) , Tomas Greco ( since 2008 )\n"
+    "- Party secretary : Edda Moro ( 1997–2001 ) , Pia Vesterdal ( 2001–2006 )\n"
+    "Results .\nIn 2000 the party did best in Arvello ( 31.2% over 6.0% in 1999 ) , Cosmari "
+    "( 21.6% over 5.9% in 1999 ) and Pelten ( 15.5% over 14.7% in 2000 ) ."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "gold"),
+    [
+        # A place beside "in 1999" read as near the asked time as the listed name.
+        ("Who chaired the Varn League from 1999 to 2003?", "Lia Bortolan"),
+        ("Who was at the head of the Varn League from 1999 to 2003?", "Lia Bortolan"),
+        # Controls, answered before too: no figure of the asked first year beside them.
+        ("Who was the Varn League's leader from 1997 to 1999?", "Ivo Marchetti"),
+        ("Which person headed the Varn League from 2003 to 2008?", "Nils Aavik"),
+        ("The Varn League had which person as its secretary from 2001 to 2006?",
+         "Pia Vesterdal"),
+    ],
+)  # fmt: skip
+def test_a_name_dated_by_its_own_bracket_in_a_listed_row_answers(
+    reader_with: ReaderWith, question: str, gold: str
+) -> None:
+    """Before, a name's own bracket dated it only as the nearest date, as a place beside a
+    figure of the asked year is dated ("Cosmari ( 21.6% over 5.9% in 1999 )"): a tie, and
+    the reader abstained. A span alone in the name's bracket dates it as a row does."""
+    assert _short(reader_with, question, _LISTED) == gold
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "asked", "value"),
+    [
+        ("Presidents : Ivo Marchetti ( 1997–1999 ) , Lia Bortolan ( 1999–2003 ) .",
+         "Lia Bortolan", "from 1999 to 2003", SAME_SPAN),
+        ("Presidents : Ivo Marchetti ( 1997–1999 ) , Lia Bortolan ( 1999–2003 ) .",
+         "Lia Bortolan", "from 2000 to 2001", MEETS_SPAN),
+        ("Coaches : Ruud Falk ( Jul 2011 – Dec 2011 ) , Ada Lund ( since 2012 ) .",
+         "Ruud Falk", "from Jul 2011 to Dec 2011", SAME_SPAN),
+        ("Coaches : Ruud Falk ( Jul 2011 – Dec 2011 ) , Ada Lund ( 2012–2016 ) .",
+         "Ada Lund", "from 2012 to 2016", SAME_SPAN),
+        ("Members : Ada Lund ( 1975–1976 ) , Ivo Brandt ( 1976–1980 ) .", "Ada Lund",
+         "in 1975", MEETS_SPAN),
+        # A span only meeting the asked one, of a life's length.
+        ("In 1918 he married the singer Hildur Arntzen ( 1888–1957 ) .", "Hildur Arntzen",
+         "from 1918 to 1939", None),
+        ("His parents were Ivo Brandt ( 1852–1906 ) and Ada Lund ( 1854–1939 ) .", "Ada Lund",
+         "from 1880 to 1890", None),
+        # A span outside the asked time, a figure's bracket, a life, a year alone, a party.
+        ("Presidents : Ivo Marchetti ( 1997–1999 ) , Lia Bortolan ( 1999–2003 ) .",
+         "Lia Bortolan", "from 2005 to 2006", None),
+        ("Results : Arvello ( 31.2% over 6.0% in 1999 ) .", "Arvello", "in 1999", None),
+        ("Members : Ole Brun ( born 1950 ) .", "Ole Brun", "from 1950 to 1960", None),
+        ("Films : Harbour Lights ( 1999 ) .", "Harbour Lights", "in 1999", None),
+        ("Mayors : Ada Lund ( FDP ) , 1990–1994 .", "Ada Lund", "from 1990 to 1994", None),
+        ("Ole Brun ( 1889–1968 ) was a Norwegian poet .", "Ole Brun", "from 1918 to 1939",
+         None),
+        ("Early parliamentary career ( 1989–1996 )", "Early parliamentary career",
+         "from 1989 to 1996", None),
+    ],
+)  # fmt: skip
+def test_a_bracket_of_a_span_alone_dates_the_name_before_it(
+    nlp: Any, sentence: str, name: str, asked: str, value: float | None
+) -> None:
+    doc = nlp(sentence)
+    start = len(nlp(sentence[: sentence.index(name)]))
+    end = len(nlp(sentence[: sentence.index(name) + len(name)]))
+    row = bracketed_row(doc, start, end, question_time(asked), normalise_name(name))
+    assert (row.value if row is not None else None) == value

@@ -102,7 +102,7 @@ from graphgate.query.reader_names import (
     unlabelled_name,
 )
 from graphgate.query.reader_naming import asks_name, named_as
-from graphgate.query.reader_rows import row_span
+from graphgate.query.reader_rows import dating_row, row_span
 from graphgate.query.reader_succession import COMING, LEAVING, succession_role
 from graphgate.query.reader_syntax import (
     answered_by_dated,
@@ -449,9 +449,9 @@ class Reader:
                     )
                     # "La Liga" labelled a person is a competition's name.
                     preferred = preferred and not (label in PEOPLE and names_no_person(text))
-                in_row = row is not None and key == row.key
-                if row is not None and in_row:  # the row's own span dates its name
-                    begins, ends = row.bounds(question.time)
+                dated = dating_row(row, key, doc, start, end, question.time)
+                if dated is not None:
+                    begins, ends = dated.bounds(question.time)
                     ended = outside = False
                 occurrence = Occurrence(
                     {
@@ -476,7 +476,7 @@ class Reader:
                         "prominence": prominence(doc, start, end),
                         "life_end": end_value(asked_bound, doc, start, end, label in DATES),
                         "length": min(len(text.split()), 6) / 6,
-                        "dated_row": row.value if row is not None and in_row else 0.0,
+                        "dated_row": dated.value if dated is not None else 0.0,
                     }
                 )
                 value = occurrence.score(self.weights, 1)

@@ -4,7 +4,9 @@ Encyclopaedic text lists who held a post, or where someone played, as rows of a 
 span, without a verb. The parser seldom labels a row's name (a row is no sentence), and a row
 shares few words with the question (the list's heading names the post, once, above it). The
 offline reader (query/reader.py) reads a row whose span meets the asked time as it reads a
-sentence that says the same: the name is a candidate, dated by the row's span.
+sentence that says the same: the name is a candidate, dated by the row's span. A list written
+as one line dates each name in its own bracket ("- President : Ann Lee ( 1998–1999 ) , Bo Vik
+( 1999–2000 )"): each name is dated by its bracket alike.
 """
 
 from __future__ import annotations
@@ -42,6 +44,10 @@ _NAME_JOINERS = frozenset(
      "dos", "du", "el", "ibn", "la", "le", "of", "the", "van", "von", "y", "&"}
 )  # fmt: skip
 _MAX_WORDS = 6
+# A listed name's term, in years at most; a longer span in its bracket is a life's.
+_MOST_YEARS_LISTED = 30
+# What follows a listed name's bracket where the list goes on, or ends.
+_LIST_GOES_ON = frozenset({",", ";", ".", "and", "\n"})
 # The label of a row's name among the reader's candidates, and the answer kinds a row answers.
 ROW = "ROW"
 ROWED = frozenset({"entity", "phrase"})
@@ -193,6 +199,49 @@ def row_span(
     # Asked of the row's own name ("Ann Lee's party"), its brackets may answer.
     aside = () if named_by(content_word_set(row.name), asked_words) else _brackets(text)
     return RowName(key, SAME_SPAN if same_years(row.span, asked) else MEETS_SPAN, row.span, aside)
+
+
+def dating_row(
+    row: RowName | None, key: str, doc: Any, start: int, end: int, asked: TimeSpan | None
+) -> RowName | None:
+    """The row that dates the name ``key`` at tokens [start, end): the sentence's own row
+    (``row_span``) where it names it, else the name's bracket (``bracketed_row``)."""
+    if row is not None and key == row.key:
+        return row
+    return bracketed_row(doc, start, end, asked, key)
+
+
+def bracketed_row(
+    doc: Any, start: int, end: int, asked: TimeSpan | None, key: str
+) -> RowName | None:
+    """A name that a list written as one line dates in its own bracket ("- National
+    president : Mariangelo Foggiato ( 1998–1999 ) , Donato Manfroi ( 1999–2000 )"), read as a
+    row reads its name: the bracket holds a span meeting the asked one and nothing else
+    ("( 44.1% in 1999 )" is a figure's bracket, "( born 1950 )" a life's, "( 1999 )" a
+    film's), and the list goes on after it. A bracket a verb follows dates a life ("Ole Brun
+    ( 1889–1968 ) was a poet"), one after words in lower case a heading ("Early career (
+    1989–1996 )"). A span only meeting the asked one, longer than a list's terms run, is a
+    life's too ("married the singer Hildur Arntzen ( 1888–1957 ) .")."""
+    if asked is None or end >= len(doc) or doc[end].text != "(":
+        return None
+    if any(not (t.text[:1].isupper() or t.lower_ in _NAME_JOINERS) for t in doc[start:end]):
+        return None
+    close = next((t.i for t in doc[end + 1 : end + 12] if t.text == ")"), None)
+    if close is None or (close + 1 < len(doc) and doc[close + 1].text not in _LIST_GOES_ON):
+        return None
+    inside = str(doc[end + 1 : close].text)
+    spans = spans_in(inside)
+    span = spans[0] if len(spans) == 1 else None
+    if span is None or span.point or not span.overlaps(asked):
+        return None
+    for _, first, last in reversed(dates_in(inside)):
+        inside = inside[:first] + inside[last:]
+    if _TIME_WORDS.sub("", inside).strip(" -–—,."):
+        return None
+    if same_years(span, asked):
+        return RowName(key, SAME_SPAN, span)
+    lasted = span.end.year - span.start.year if span.start and span.end else 0
+    return RowName(key, MEETS_SPAN, span) if lasted <= _MOST_YEARS_LISTED else None
 
 
 def _brackets(text: str) -> tuple[tuple[int, int], ...]:
