@@ -48,6 +48,12 @@ _BRINK_TO_LUND = "Tomas Brink was replaced by Ada Lund as the coach of Kelso Rov
         ("In 1980 Lund withdrew from the Labour Front .", "the Labour Front", LEAVING),
         ("Lund was expelled from the Workers Party in 1968 .", "the Workers Party", LEAVING),
         ("Lund retired from Harlow Motors in 2001 .", "Harlow Motors", LEAVING),
+        # Sacked, released, dismissed by Y: the employer Y is left.
+        ("On 23 May 2014 Vik was released by Harlow Town .", "Harlow Town", LEAVING),
+        ("Lund was sacked by Kelso Rovers in October 2009 .", "Kelso Rovers", LEAVING),
+        ("In 1998 , Brink was dismissed by the Norland Shipping Company .",
+         "the Norland Shipping Company", LEAVING),
+        ("Vik was fired by Harlow Motors after two seasons in 2003 .", "Harlow Motors", LEAVING),
         # A change of owner: the seller, giver or testator leaves, the buyer or heir comes.
         ("In 1895 Tomas Brink sold the ship to Ada Lund for 1,250 pounds .", "Tomas Brink",
          LEAVING),
@@ -85,6 +91,9 @@ _BRINK_TO_LUND = "Tomas Brink was replaced by Ada Lund as the coach of Kelso Rov
         ("Tomas Brink won the league with Kelso Rovers in 2008 .", "Tomas Brink", NONE),
         ("Tomas Brink won the league with Kelso Rovers in 2008 .", "Kelso Rovers", NONE),
         ("Vik graduated from Harlow College in 1984 .", "Harlow College", NONE),
+        # Ousted or relieved by Y: Y may be who comes, so no side is read.
+        ("In 1991 Brink was ousted by Ada Lund .", "Ada Lund", NONE),
+        ("Brink was relieved by Ada Lund in March 1944 .", "Ada Lund", NONE),
         # A noun of arrival or of naming that tells of no holder.
         ("The history of Kelso Rovers began in 1880 .", "Kelso Rovers", NONE),
         ("The arrival of spring in 2009 was late in Osterby .", "Osterby", NONE),

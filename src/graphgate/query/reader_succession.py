@@ -22,6 +22,9 @@ _SUBJECT_LEAVES = frozenset({"resign", "retire", "die", "leave", "quit", "depart
 _TAKES_OVER = frozenset({"replace", "succeed"})
 # "They sacked / dismissed Y", "Y was ousted": Y leaves.
 _REMOVES = frozenset({"oust", "depose", "sack", "fire", "dismiss", "relieve"})
+# "Y was sacked / released by X": the employer X is left (one "ousted by" or "relieved by"
+# may be who comes).
+_LETS_GO = frozenset({"sack", "fire", "dismiss", "release", "discharge"})
 # "X left / quit Y": Y is left.
 _OBJECT_LEFT = frozenset({"leave", "quit"})
 # "joined / signed for / moved to / was loaned to X": X is reached; "… from Y": Y is left.
@@ -86,6 +89,8 @@ def succession_role(doc: Any, start: int, end: int) -> int:
         verb, word = str(head.head.lemma_).lower(), str(head.lower_)
         if word == "by" and head.dep_ == "agent" and verb in _TAKES_OVER | _TAKES | _HANDS_OVER:
             return LEAVING if verb in _HANDS_OVER else COMING
+        if word == "by" and head.dep_ == "agent" and verb in _LETS_GO:
+            return LEAVING
         if verb in _HANDS_OVER | _TAKES and word in {"to", "from"}:
             return COMING if word == "to" else LEAVING
         if verb in _MOVES:
