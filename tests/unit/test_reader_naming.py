@@ -134,10 +134,44 @@ def test_the_name_given_answers_what_a_thing_was_called(
         ("Kelso Rovers Football Club", True),
         ("the Varnian Writers Prize", True),
         ("Osterby University", True),
+        # A text's title: an encyclopaedia's section, a book in its bibliography.
+        ("History of Kelso Rovers", True),
+        ("List of rectors of Osterby University", True),
+        ("A Timeline of the Varnian Navy", True),
         ("Bruce Arena", False),  # a surname that is a venue's noun elsewhere
+        ("Liston Hale", False),  # a word holding one of them is none
         ("Ada Lund", False),
         ("Quique Sánchez Flores", False),
     ],
 )
 def test_a_name_of_a_competition_or_a_school_is_no_person(name: str, no_person: bool) -> None:
     assert names_no_person(name) is no_person
+
+
+_CLUB = (
+    "Kelso Rovers is a football club based in Harlow .\nHistory of Kelso , 1905–1985 .\n"
+    "The club's first coach was appointed in 1911 ."
+)
+_COACHED = _CLUB + "\nTomas Brink coached Kelso Rovers from 1911 to 1914 ."
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "answer"),
+    [
+        ("The football team Kelso Rovers was head coached by which person from 1911 to 1914?",
+         _CLUB, None),
+        ("Which person coached Kelso Rovers from 1920 to 1922?", _CLUB, None),
+        # Controls: where a sentence names the coach, he answers.
+        ("Which person coached Kelso Rovers from 1911 to 1914?", _COACHED, "Tomas Brink"),
+    ],
+)  # fmt: skip
+def test_a_books_title_dated_as_a_row_is_no_person(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+    question: str,
+    evidence: str,
+    answer: str | None,
+) -> None:
+    """Before, "History of Kelso , 1905–1985" (a bibliography's row) answered which
+    person where no sentence named one: its span meets any asked time, and a row's name is
+    a candidate of any type."""
+    assert short_answer(reader_with({}), question, evidence) == answer

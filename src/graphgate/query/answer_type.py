@@ -439,12 +439,10 @@ def names_other_kind(head: str | None, name: str) -> bool:
 
 # Words that make a name no person's, whatever the parser labels it: "La Liga", "Copa del Rey",
 # "the FA Cup", "Ajax Amsterdam Football Club", "FC Lyra" ("Arena" and "Ground" are surnames
-# too).
+# too); a text's title, "History of Galatasaray", "List of rectors".
 _NO_PERSON = (_ALL_KINDS - {"arena", "ground", "side", "honor", "honour"}) | {
-    "liga",
-    "copa",
-    "fc",
-    "afc",
+    *("liga", "copa", "fc", "afc"),
+    *("history", "list", "timeline", "chronology", "bibliography"),
 }
 
 
