@@ -341,17 +341,26 @@ def test_a_name_dated_by_its_own_bracket_in_a_listed_row_answers(
          "Ada Lund", "from 2012 to 2016", SAME_SPAN),
         ("Members : Ada Lund ( 1975–1976 ) , Ivo Brandt ( 1976–1980 ) .", "Ada Lund",
          "in 1975", MEETS_SPAN),
+        # A year alone, the asked one: a list of honours, each with its year.
+        ("Lund is a Fellow of the Varnian Academy ( 2009 ) and of the Royal Society of Harlow "
+         "( 2010 ) .", "the Royal Society of Harlow", "in 2010", SAME_SPAN),
+        ("Films : Harbour Lights ( 1999 ) , Kelso Bay ( 2001 ) .", "Harbour Lights", "in 1999",
+         SAME_SPAN),
         # A span only meeting the asked one, of a life's length.
         ("In 1918 he married the singer Hildur Arntzen ( 1888–1957 ) .", "Hildur Arntzen",
          "from 1918 to 1939", None),
         ("His parents were Ivo Brandt ( 1852–1906 ) and Ada Lund ( 1854–1939 ) .", "Ada Lund",
          "from 1880 to 1890", None),
-        # A span outside the asked time, a figure's bracket, a life, a year alone, a party.
+        # A span outside the asked time, a figure's bracket, a life, a year inside a span
+        # asked, a party.
         ("Presidents : Ivo Marchetti ( 1997–1999 ) , Lia Bortolan ( 1999–2003 ) .",
          "Lia Bortolan", "from 2005 to 2006", None),
         ("Results : Arvello ( 31.2% over 6.0% in 1999 ) .", "Arvello", "in 1999", None),
         ("Members : Ole Brun ( born 1950 ) .", "Ole Brun", "from 1950 to 1960", None),
-        ("Films : Harbour Lights ( 1999 ) .", "Harbour Lights", "in 1999", None),
+        # The bracket after a title dates the title, not the name it ends with.
+        ("He told of it in Judgment in Harlow ( 1995 ) , his third book .", "Harlow", "in 1995",
+         None),
+        ("Films : Harbour Lights ( 1999 ) .", "Harbour Lights", "from 1995 to 2005", None),
         ("Mayors : Ada Lund ( FDP ) , 1990–1994 .", "Ada Lund", "from 1990 to 1994", None),
         ("Ole Brun ( 1889–1968 ) was a Norwegian poet .", "Ole Brun", "from 1918 to 1939",
          None),

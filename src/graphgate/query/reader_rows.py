@@ -46,6 +46,8 @@ _NAME_JOINERS = frozenset(
 _MAX_WORDS = 6
 # A listed name's term, in years at most; a longer span in its bracket is a life's.
 _MOST_YEARS_LISTED = 30
+# What a listed name follows, besides a list's punctuation ("Fellow of the Varnian Academy").
+_LISTED_AFTER = frozenset({"and", "of"})
 # What follows a listed name's bracket where the list goes on, or ends.
 _LIST_GOES_ON = frozenset({",", ";", ".", "and", "\n"})
 # The label of a row's name among the reader's candidates, and the answer kinds a row answers.
@@ -217,22 +219,25 @@ def bracketed_row(
     """A name that a list written as one line dates in its own bracket ("- National
     president : Mariangelo Foggiato ( 1998–1999 ) , Donato Manfroi ( 1999–2000 )"), read as a
     row reads its name: the bracket holds a span meeting the asked one and nothing else
-    ("( 44.1% in 1999 )" is a figure's bracket, "( born 1950 )" a life's, "( 1999 )" a
-    film's), and the list goes on after it. A bracket a verb follows dates a life ("Ole Brun
-    ( 1889–1968 ) was a poet"), one after words in lower case a heading ("Early career (
-    1989–1996 )"). A span only meeting the asked one, longer than a list's terms run, is a
-    life's too ("married the singer Hildur Arntzen ( 1888–1957 ) .")."""
+    ("( 44.1% in 1999 )" is a figure's bracket, "( born 1950 )" a life's), and the list goes
+    on after it ("Fellow of the Varnian Academy ( 2010 ) , Fellow of …" for "in 2010"). A
+    bracket a verb follows dates a life ("Ole Brun ( 1889–1968 ) was a poet"), one after words
+    in lower case a heading ("Early career ( 1989–1996 )"). A span only meeting the asked one
+    is a weaker row's (a year alone inside it, none), and, longer than a list's terms run, a
+    life's ("married the singer Hildur Arntzen ( 1888–1957 ) .")."""
     if asked is None or end >= len(doc) or doc[end].text != "(":
         return None
     if any(not (t.text[:1].isupper() or t.lower_ in _NAME_JOINERS) for t in doc[start:end]):
         return None
+    if start > 0 and not (doc[start - 1].is_punct or doc[start - 1].lower_ in _LISTED_AFTER):
+        return None  # "Judgment in Moscow ( 1995 )": the bracket dates a longer title
     close = next((t.i for t in doc[end + 1 : end + 12] if t.text == ")"), None)
     if close is None or (close + 1 < len(doc) and doc[close + 1].text not in _LIST_GOES_ON):
         return None
     inside = str(doc[end + 1 : close].text)
     spans = spans_in(inside)
     span = spans[0] if len(spans) == 1 else None
-    if span is None or span.point or not span.overlaps(asked):
+    if span is None or not span.overlaps(asked):
         return None
     for _, first, last in reversed(dates_in(inside)):
         inside = inside[:first] + inside[last:]
@@ -240,6 +245,8 @@ def bracketed_row(
         return None
     if same_years(span, asked):
         return RowName(key, SAME_SPAN, span)
+    if span.point:
+        return None
     lasted = span.end.year - span.start.year if span.start and span.end else 0
     return RowName(key, MEETS_SPAN, span) if lasted <= _MOST_YEARS_LISTED else None
 
