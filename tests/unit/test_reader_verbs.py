@@ -129,3 +129,33 @@ def test_a_paraphrase_still_answers_where_no_verb_is_required(
     answer: str,
 ) -> None:
     assert short_answer(reader_with({}), question, evidence) == answer
+
+
+# A list of posts, each row a chunk of its own, as a page's list is split.
+_POSTS = (
+    "Ines Hart is a Dutch rower and sports official .",
+    "Posts .",
+    "- Harlow Rowing Club , from 3 May 1990 to 12 June 1995",
+    "- Kelso Sailing Club , from 12 June 1995 to 1 July 2001",
+    "- Delft Regatta Board , from 2001 to 2008",
+    "She won the Delft Medal in 2004 .",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What did Ines Hart lead from Jun 1995 to Jul 2001?", "Kelso Sailing Club"),
+        ("What did Ines Hart direct from 2001 to 2008?", "Delft Regatta Board"),
+        ("What did Ines Hart head from 2001 to 2008?", "Delft Regatta Board"),
+        ("What did Ines Hart chair from 2010 to 2012?", None),  # no row of that time
+    ],
+)
+def test_a_list_row_answers_though_it_states_no_verb(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+    question: str,
+    answer: str | None,
+) -> None:
+    """A row names and dates, and states no verb at all: the list's heading names what was
+    done. Before, a "what did X lead" question skipped every row as telling of no leading."""
+    assert short_answer(reader_with({}), question, *_POSTS) == answer

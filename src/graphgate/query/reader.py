@@ -377,7 +377,7 @@ class Reader:
                 continue
             if asked_of and not states_any(asked_of, sentence.text):
                 continue
-            if verbs and not states_verb(doc, verbs):
+            if verbs and row is None and not states_verb(doc, verbs):  # a row states no verb
                 continue
             # A heading or a title page in capitals names things and states nothing of them.
             if written_in_capitals(sentence.text):
