@@ -217,14 +217,14 @@ def bracketed_row(
     doc: Any, start: int, end: int, asked: TimeSpan | None, key: str
 ) -> RowName | None:
     """A name that a list written as one line dates in its own bracket ("- National
-    president : Mariangelo Foggiato ( 1998–1999 ) , Donato Manfroi ( 1999–2000 )"), read as a
-    row reads its name: the bracket holds a span meeting the asked one and nothing else
-    ("( 44.1% in 1999 )" is a figure's bracket, "( born 1950 )" a life's), and the list goes
-    on after it ("Fellow of the Varnian Academy ( 2010 ) , Fellow of …" for "in 2010"). A
-    bracket a verb follows dates a life ("Ole Brun ( 1889–1968 ) was a poet"), one after words
-    in lower case a heading ("Early career ( 1989–1996 )"). A span only meeting the asked one
-    is a weaker row's (a year alone inside it, none), and, longer than a list's terms run, a
-    life's ("married the singer Hildur Arntzen ( 1888–1957 ) .")."""
+    president : Mariangelo Foggiato ( 1998–1999 ) , Donato Manfroi ( 1999–2000 )"; "Fellow of
+    the Varnian Academy ( 2010 ) , …"), read as a row reads its name. The name is written as
+    one, after a list's punctuation, "and" or "of" ("Judgment in Moscow ( 1995 )" dates a
+    title); its bracket holds a span and nothing else ("( 44.1% in 1999 )" is a figure's,
+    "( born 1950 )" a life's); the list goes on after it (a verb after it dates a life: "Ole
+    Brun ( 1889–1968 ) was a poet"). The asked span, year for year, is SAME_SPAN; a span only
+    meeting it MEETS_SPAN, but no year alone, nor a span longer than a list's terms run (a
+    life's: "married the singer Hildur Arntzen ( 1888–1957 ) .")."""
     if asked is None or end >= len(doc) or doc[end].text != "(":
         return None
     if any(not (t.text[:1].isupper() or t.lower_ in _NAME_JOINERS) for t in doc[start:end]):
