@@ -112,6 +112,10 @@ def test_the_edges_of_the_range_are_read() -> None:
         ("It opened in 2016-03.", ["2016-03"]),  # an ISO month, not 2016 to 2103
         ("It opened on 2016-03-05.", ["2016-03-05"]),
         ("Back in 1999-00.", ["1999 to 2000"]),
+        # Two digits before a month are the end's day, not a year ("1940 – 2027").
+        ("- Ivo Brandt , 10 May 1940 – 27 November 1943", ["1940-05-10 to 1943-11-27"]),
+        ("He reigned 3 March 1801 - 12 Jan. 1825 .", ["1801-03-03 to 1825-01-12"]),
+        ("Chair from 1998–03 May 2001 .", ["1998 to 2001-05-03"]),  # read so before too
     ],
 )
 def test_hyphenated_years_are_ranges_and_iso_months_stay_months(

@@ -188,12 +188,16 @@ _SHORT_RANGE = re.compile(
 
 def _expand_short_ranges(text: str) -> str:
     """Year ranges written with a hyphen or a dash as "START to END", which the range patterns
-    read. "2016-03" stays an ISO month: as a range it would end before it starts."""
+    read. "2016-03" stays an ISO month: as a range it would end before it starts. Two digits
+    before a month are a day ("10 May 1940 – 27 November 1943"), no year."""
 
     def full(m: re.Match[str]) -> str:
         start, tail = m.group(1), m.group(2)
         if len(tail) == 4:
             return f"{start} to {tail}"
+        following = m.string[m.end() :].split(maxsplit=1)
+        if following and is_month(following[0].strip(",")):
+            return m.group(0)
         end = int(start[:2] + tail)
         if end <= int(start):
             if 1 <= int(tail) <= 12:
