@@ -376,3 +376,35 @@ def test_a_bracket_of_a_span_alone_dates_the_name_before_it(
     end = len(nlp(sentence[: sentence.index(name) + len(name)]))
     row = bracketed_row(doc, start, end, question_time(asked), normalise_name(name))
     assert (row.value if row is not None else None) == value
+
+
+_COMMANDERS = (
+    "The Varn Air Fleet was an air fleet of the Varnian air force .",
+    "Commanders .",
+    "- Generaloberst Hans-Jürgen Stumpff , 10 May 1940 – 27 November 1943",
+    "- Generaloberst Ivo Brandt , 27 November 1943 – 8 May 1945",
+    "After eight war patrols under the command of Kapitänleutnant Claus Korth , command of the "
+    "1st Varn Flotilla was passed to Topp on 5 June 1940 .",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "gold"),
+    [
+        ("The Varn Air Fleet was under the commandership of who from May 1940 to Nov 1943?",
+         "Hans-Jürgen Stumpff"),
+        ("Who commanded the Varn Air Fleet from Nov 1943 to May 1945?",
+         "Generaloberst Ivo Brandt"),  # a control: the parser's name holds the rank
+    ],
+)  # fmt: skip
+def test_a_row_dates_its_name_written_without_the_rank(
+    reader_with: ReaderWith, question: str, gold: str
+) -> None:
+    """The parser's name may leave out the row's rank ("Hans-Jürgen Stumpff" of "- Generaloberst
+    Hans-Jürgen Stumpff , 10 May 1940 – …"): the row dates it still. Before, it was dated only
+    as near its dates, and "Topp", handed a flotilla in June 1940, read as well. The row's
+    end day ("27 November 1943") was read as a year, too ("1940 – 27": to 2027)."""
+    chunks = [RetrievedChunk(f"c{i}", f"d{i}", t, 0, len(t), 1.0 - i / 10)
+              for i, t in enumerate(_COMMANDERS)]  # fmt: skip
+    result = RetrievalResult(question, "vector", chunks, time=question_time(question))
+    assert reader_with({}).answer(result, "run").short_answer == gold

@@ -207,8 +207,10 @@ def dating_row(
     row: RowName | None, key: str, doc: Any, start: int, end: int, asked: TimeSpan | None
 ) -> RowName | None:
     """The row that dates the name ``key`` at tokens [start, end): the sentence's own row
-    (``row_span``) where it names it, else the name's bracket (``bracketed_row``)."""
-    if row is not None and key == row.key:
+    (``row_span``) where it names it, whole or the end of it without a rank ("Hans-Jürgen
+    Stumpff" of "- Generaloberst Hans-Jürgen Stumpff , 10 May 1940 – 27 November 1943"),
+    else the name's bracket (``bracketed_row``)."""
+    if row is not None and (key == row.key or row.key.endswith(" " + key)):
         return row
     return bracketed_row(doc, start, end, asked, key)
 
