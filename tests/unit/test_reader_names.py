@@ -12,10 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from spacy.tokens import Span
 
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.answer_type import expected_answer
 from graphgate.query.question import read_question
+from graphgate.query.reader_evidence import spans
 from graphgate.query.reader_letters import abbreviation_of, asks_abbreviation, same_answer
 from graphgate.query.reader_names import (
     lent_names,
@@ -450,10 +452,17 @@ def test_letters_and_the_name_they_stand_for_are_one_answer(
          "he founded the Sächsische Volkspartei ( Saxon Peoples Party ) in 1867 .", True),
         ("Kjøbenhavns Boldklub", "KB Copenhagen",
          "He coached Kjøbenhavns Boldklub ( KB Copenhagen , then in the first tier ) .", True),
+        # The name in the language the bracket names first ("Catalan :").
+        ("the Varn Workers Front", "Front Obrer de Varn",
+         "In 1962 he joined the Varn Workers Front ( Catalan : Front Obrer de Varn , FOV ) .",
+         True),
+        ("Harlow Rowing Union", "Harlower Ruderbund",
+         "Harlow Rowing Union ( German : Harlower Ruderbund ) was founded in 1901 .", True),
         # Controls: two names each with its own bracket, a bracket's other name, a year.
         ("Ann Lee", "Bo Vik", "It was led by Ann Lee ( FDP ) and Bo Vik ( SPD ) .", False),
         ("Ann Lee", "SPD", "It was led by Ann Lee ( FDP ) and Bo Vik ( SPD ) .", False),
         ("Berlin", "Paris", "He lived in Berlin ( 1990 ) and Paris .", False),
+        ("Ann Lee", "Bo Vik", "Ann Lee ( opponent : Bo Vik ) won the seat .", False),
     ],
 )  # fmt: skip
 def test_a_name_and_the_name_bracketed_after_it_are_one_answer(
@@ -461,3 +470,18 @@ def test_a_name_and_the_name_bracketed_after_it_are_one_answer(
 ) -> None:
     """A translation, a short or a former name in brackets right after a name is no rival."""
     assert same_answer(one, other, sentence) is same
+
+
+def test_a_name_the_parser_runs_into_a_bracket_ends_before_it(nlp: Any) -> None:
+    """The parser may run a name on into the bracket after it ("the Varn Workers Front (
+    Catalan"): the candidate is the name without the bracket, so that the bracket's other name
+    ("Front Obrer de Varn") is the same answer, not a rival."""
+    sentence = "In 1962 she joined the Varn Workers Front ( Catalan : Front Obrer de Varn ) ."
+    doc = nlp(sentence)
+    start, _ = name_tokens(doc, "the Varn Workers Front")
+    _, end = name_tokens(doc, "( Catalan")
+    doc.ents = [Span(doc, start, end, label="ORG")]
+    expected = expected_answer(read_question("Which party did Ada Lund join in 1962?"), None)
+    found = [text for text, *_ in spans(doc, expected)]
+    assert found[0] == "the Varn Workers Front" and not any("(" in text for text in found)
+    assert same_answer(found[0], "Front Obrer de Varn", sentence)

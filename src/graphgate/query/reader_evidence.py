@@ -252,6 +252,8 @@ def _tokens_labelled_other(doc: Any, expected: ExpectedAnswer) -> set[int]:
 
 # The parser sometimes ends a name on a function word ("the Chicago Bulls of the NBA" as
 # "the Chicago Bulls of the"): no name ends so.
+# A bracket the parser's name runs into, unclosed ("the Workers Front of Catalonia ( Catalan").
+_OPEN_BRACKET = re.compile(r"\s*\([^()]*$")
 _DANGLING = re.compile(r"(?:\s+(?:of|the|and|or|in|at|for|to|a|an|by|with))+$")  # not "Serie A"
 
 
@@ -286,7 +288,8 @@ def _of_joined(doc: Any) -> list[Any]:
 
 
 def _entity_text(ent: Any) -> str:
-    text = _BULLETED.sub("", POSSESSIVE.sub("", str(ent.text))).strip(" ,.;:'\"")
+    text = _BULLETED.sub("", POSSESSIVE.sub("", str(ent.text)))
+    text = _OPEN_BRACKET.sub("", text).strip(" ,.;:'\"")
     return _DANGLING.sub("", text) or text
 
 

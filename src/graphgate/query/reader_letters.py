@@ -92,12 +92,12 @@ def located(place: str, container: str, sentence: str) -> bool:
 
 
 def glossed(name: str, gloss: str, sentence: str) -> bool:
-    """The sentence gives ``gloss`` in brackets right after ``name``, alone or first in them:
-    another name of it (a translation, a former or a short name)."""
+    """The sentence gives ``gloss`` in brackets right after ``name``, alone or first in them,
+    or after the language it is in ("( Catalan : Front Obrer de Catalunya , FOC )"): another
+    name of it (a translation, a former or a short name)."""
     bare = re.sub(r"^[Tt]he\s+", "", gloss)
-    return bool(
-        re.search(rf"{re.escape(name)}\s*\(\s*(?:the\s+)?{re.escape(bare)}\s*[),;]", sentence)
-    )
+    said = rf"\s*\(\s*(?:[A-Z][a-z]+\s*:\s*)?(?:the\s+)?{re.escape(bare)}\s*[),;]"
+    return bool(re.search(re.escape(name) + said, sentence))
 
 
 def lettered(candidates: list[str], evidence: list[str]) -> list[tuple[int, str]]:
