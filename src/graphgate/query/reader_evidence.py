@@ -250,10 +250,10 @@ def _tokens_labelled_other(doc: Any, expected: ExpectedAnswer) -> set[int]:
     return {i for e in doc.ents if e.label_ not in expected.labels for i in range(e.start, e.end)}
 
 
-# The parser sometimes ends a name on a function word ("the Chicago Bulls of the NBA" as
-# "the Chicago Bulls of the"): no name ends so.
 # A bracket the parser's name runs into, unclosed ("the Workers Front of Catalonia ( Catalan").
 _OPEN_BRACKET = re.compile(r"\s*\([^()]*$")
+# The parser sometimes ends a name on a function word ("the Chicago Bulls of the NBA" as
+# "the Chicago Bulls of the"): no name ends so.
 _DANGLING = re.compile(r"(?:\s+(?:of|the|and|or|in|at|for|to|a|an|by|with))+$")  # not "Serie A"
 
 
