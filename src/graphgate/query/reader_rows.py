@@ -84,7 +84,7 @@ def dated_row(text: str) -> DatedRow | None:
     said = [w.group(0) for w in words]
     if not (said[0][:1].isupper() and said[-1][:1].isupper()):
         return None
-    if any(not (w[:1].isupper() or w.lower() in _NAME_JOINERS) for w in said):
+    if not _written_as_name(said):
         return None
     start, end = words[0].start(), words[-1].end()
     if _gap(blanked, words):
@@ -122,6 +122,11 @@ def _between(text: str, first: str, last: str) -> str | None:
     a = text.find(first)
     b = text.find(last, a + len(first)) if a >= 0 else -1
     return text[a + len(first) : b] if b >= 0 else None
+
+
+def _written_as_name(words: list[str]) -> bool:
+    """Every word capitalised, or a joiner inside a name ("Paulus af Uhr")."""
+    return all(w[:1].isupper() or w.lower() in _NAME_JOINERS for w in words)
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -229,7 +234,7 @@ def bracketed_row(
     life's: "married the singer Hildur Arntzen ( 1888–1957 ) .")."""
     if asked is None or end >= len(doc) or doc[end].text != "(":
         return None
-    if any(not (t.text[:1].isupper() or t.lower_ in _NAME_JOINERS) for t in doc[start:end]):
+    if not _written_as_name([str(t.text) for t in doc[start:end]]):
         return None
     if start > 0 and not (doc[start - 1].is_punct or doc[start - 1].lower_ in _LISTED_AFTER):
         return None  # "Judgment in Moscow ( 1995 )": the bracket dates a longer title
