@@ -27,6 +27,7 @@ from graphgate.query.reader_rows import (
     row_span,
     same_years,
 )
+from tests.unit.conftest import short_answer
 
 ReaderWith = Callable[[dict[str, float]], ExtractiveAnswerer]
 
@@ -404,7 +405,4 @@ def test_a_row_dates_its_name_written_without_the_rank(
     Hans-Jürgen Stumpff , 10 May 1940 – …"): the row dates it still. Before, it was dated only
     as near its dates, and "Topp", handed a flotilla in June 1940, read as well. The row's
     end day ("27 November 1943") was read as a year, too ("1940 – 27": to 2027)."""
-    chunks = [RetrievedChunk(f"c{i}", f"d{i}", t, 0, len(t), 1.0 - i / 10)
-              for i, t in enumerate(_COMMANDERS)]  # fmt: skip
-    result = RetrievalResult(question, "vector", chunks, time=question_time(question))
-    assert reader_with({}).answer(result, "run").short_answer == gold
+    assert short_answer(reader_with({}), question, *_COMMANDERS) == gold
