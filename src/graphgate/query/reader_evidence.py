@@ -177,7 +177,7 @@ def compared_value(text: str, by: str | None) -> float | None:
 def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
     """Candidate answers in one parsed sentence, of the expected kind."""
     out: list[Span] = []
-    for ent in _of_joined(doc):
+    for ent in _joined_entities(doc):
         if ent.label_ not in expected.labels:
             continue
         text = _entity_text(ent)
@@ -267,20 +267,54 @@ _OF_HEADS = frozenset({"GPE", "LOC", "FAC", "ORG"})
 _OF_TAILS = frozenset({"GPE", "LOC"})
 
 
-def _of_joined(doc: Any) -> list[Any]:
-    """The sentence's entities, two joined by a bare "of" made one, of the first's label."""
+# The particle inside a person's name ("Ernst af Klercker", "Otto von Bismarck"), which the
+# small parser may cut the name at.
+_NAME_PARTICLES = frozenset(
+    {"af", "al", "bin", "da", "de", "del", "della", "den", "der", "des", "di", "do", "dos",
+     "du", "ibn", "la", "le", "ten", "ter", "van", "von", "zu"}
+)  # fmt: skip
+
+
+# The last word of a body named after the two places or people it joins ("the Stockton and
+# Darlington Railway", "the Brown and Williamson Tobacco Company").
+_JOINING_BODIES = frozenset(
+    {"railway", "railroad", "tramway", "canal", "company", "bank", "corporation", "navigation"}
+)
+
+
+def _joined(last: Any, ent: Any, doc: Any) -> str | None:
+    """The label of two entities one word apart that are one name (None: they are two): a
+    place or a body, "of", a place; a person, a name's particle, a person; "the" X "and" a
+    body's name ending in a word such as "Railway", an organisation."""
+    if ent.start != last.end + 1:
+        return None
+    between = doc[last.end]
+    if last.label_ in _OF_HEADS and ent.label_ in _OF_TAILS and between.lower_ == "of":
+        return str(last.label_)
+    if last.label_ == ent.label_ == "PERSON" and between.text in _NAME_PARTICLES:
+        return "PERSON"
+    before = [t for t in doc[max(0, last.start - 2) : last.start] if t.pos_ != "ADJ"]
+    if (
+        between.lower_ in {"and", "&"}
+        and before
+        and before[-1].lower_ == "the"
+        and doc[ent.end - 1].lower_ in _JOINING_BODIES
+    ):
+        return "ORG"
+    return None
+
+
+def _joined_entities(doc: Any) -> list[Any]:
+    """The sentence's entities, two that are one name (``_joined``) made one; a name written
+    without a capital is no name ("militärområdet" taken for a person)."""
     out: list[Any] = []
     for ent in doc.ents:
-        last = out[-1] if out else None
-        if (
-            last is not None
-            and last.label_ in _OF_HEADS
-            and ent.label_ in _OF_TAILS
-            and ent.start == last.end + 1
-            and doc[last.end].lower_ == "of"
-        ):
-            joined = doc[last.start : ent.end]
-            joined.label_ = last.label_
+        if ent.label_ in NAMED and not any(c.isupper() for c in ent.text):
+            continue
+        label = _joined(out[-1], ent, doc) if out else None
+        if label is not None:
+            joined = doc[out[-1].start : ent.end]
+            joined.label_ = label
             out[-1] = joined
         else:
             out.append(ent)
