@@ -61,6 +61,14 @@ from tests.unit.conftest import name_tokens, short_answer
          "Outstanding Supporting Actress", "actress", False),
         ("In 1990 the Senior Engineer of the line resigned.", "Senior Engineer", "engineer",
          False),
+        # A state named as one, for "which country" or "which empire": an empire is a country.
+        ("He was born in Karsk , then part of the Varnian Empire .", "Varnian Empire",
+         "country", True),
+        ("From 1348 the town belonged to the Pskov Republic .", "Pskov Republic", "nation",
+         True),
+        ("In 1815 the province joined the United Kingdom .", "United Kingdom", "empire", True),
+        ("He moved to the Grand Duchy of Varn in 1900 .", "Grand Duchy", "country", True),
+        ("He moved to Karsk County in 1900 .", "Karsk County", "country", False),
     ],
 )  # fmt: skip
 def test_a_name_headed_by_the_asked_noun_is_of_the_kind_asked(
@@ -223,6 +231,11 @@ def test_who_a_copula_says_is_a_person(question: str, head: str | None, nlp: Any
         ("coach", "Ivo Brandt", False),
         ("manager", "Bo Arena", False),  # "Arena" is a surname too
         ("team", "FC Lyra", False),
+        # A state is no team, a stadium no country; a state is a country.
+        ("team", "the Varnian Empire", True),
+        ("country", "Karsk Stadium", True),
+        ("country", "the Kingdom of Varn", False),
+        ("country", "Varnia", False),
     ],
 )
 def test_a_name_of_a_club_or_a_competition_is_no_person(head: str, name: str, other: bool) -> None:
@@ -339,3 +352,23 @@ def test_the_kind_asked_decides_the_answer(
     answer: str | None,
 ) -> None:
     assert short_answer(reader_with({}), question, evidence) == answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which country did the chemist Ivo Brandt hold citizenship in from 1903 to 1918?",
+        "What country was the town of Karsk a part of from 1887 to 1917?",
+        "Karsk belonged to which nation from 1890 to 1910?",
+    ],
+)
+def test_a_country_asked_is_answered_by_the_state_named_one(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str
+) -> None:
+    """ "Which country": the state the evidence names as one ("the Varnian Empire"), not the
+    town or the province written closer to the question's words."""
+    evidence = (
+        "Ivo Brandt was born in 1903 in Karsk , Lodavia ( then part of the Varnian Empire ) to"
+        " a family of merchants ."
+    )
+    assert short_answer(reader_with({}), question, evidence) == "the Varnian Empire"

@@ -124,6 +124,8 @@ _COMPETITIONS = frozenset(
     {"league", "division", "conference", "cup", "championship", "tournament", "ligue", "coppa",
      "coupe", "pokal", "serie", "bundesliga", "eredivisie", "premiership"}
 )  # fmt: skip
+# "the Russian Empire", "the Pskov Republic", "the United Kingdom" for "which country".
+_COUNTRIES = frozenset({"country", "nation", "empire", "kingdom", "republic", "duchy", "khanate"})
 # Nouns of one kind: a name headed by any is of the kind any of them asks ("the Sophomore
 # League" for "which division"). Schools are not one kind ("Sehwa Girls High School" is no
 # university), though any of them is no team.
@@ -132,6 +134,7 @@ _SAME_KINDS: tuple[frozenset[str], ...] = (
     _COMPETITIONS,
     frozenset({"award", "prize", "medal", "trophy", "honour", "honor"}),
     frozenset({"stadium", "arena", "ground", "venue"}),
+    _COUNTRIES,
 )
 _NAMED_KINDS = (*_SAME_KINDS, frozenset({"university", "college", "school", "academy"}))
 _ALL_KINDS = frozenset().union(*_NAMED_KINDS)
