@@ -48,12 +48,15 @@ _BRINK_TO_LUND = "Tomas Brink was replaced by Ada Lund as the coach of Kelso Rov
         ("In 1980 Lund withdrew from the Labour Front .", "the Labour Front", LEAVING),
         ("Lund was expelled from the Workers Party in 1968 .", "the Workers Party", LEAVING),
         ("Lund retired from Harlow Motors in 2001 .", "Harlow Motors", LEAVING),
-        # Sacked, released, dismissed by Y: the employer Y is left.
+        # Sacked, released, dismissed, loaned by Y: the employer Y is left (for the loan).
         ("On 23 May 2014 Vik was released by Harlow Town .", "Harlow Town", LEAVING),
         ("Lund was sacked by Kelso Rovers in October 2009 .", "Kelso Rovers", LEAVING),
         ("In 1998 , Brink was dismissed by the Norland Shipping Company .",
          "the Norland Shipping Company", LEAVING),
         ("Vik was fired by Harlow Motors after two seasons in 2003 .", "Harlow Motors", LEAVING),
+        ("In 2013 , Vik was loaned by Harlow Town to Kelso Rovers .", "Harlow Town", LEAVING),
+        ("Lund was loaned by Varn United to a third-tier club in 2004 .", "Varn United",
+         LEAVING),
         # A change of owner: the seller, giver or testator leaves, the buyer or heir comes.
         ("In 1895 Tomas Brink sold the ship to Ada Lund for 1,250 pounds .", "Tomas Brink",
          LEAVING),
@@ -86,8 +89,7 @@ _BRINK_TO_LUND = "Tomas Brink was replaced by Ada Lund as the coach of Kelso Rov
         ("The Osterby Proving Group was redesignated the Northern Armament Command on 1 July "
          "1951 .", "the Northern Armament Command", COMING),
         ("In 1925 the city of Karsk was renamed Ivograd .", "Ivograd", COMING),
-        # No change of hands told: the lender, a winner, a graduate's college.
-        ("In 2013 , Vik was loaned by Harlow Town to Kelso Rovers .", "Harlow Town", NONE),
+        # No change of hands told: a winner, a graduate's college.
         ("Tomas Brink won the league with Kelso Rovers in 2008 .", "Tomas Brink", NONE),
         ("Tomas Brink won the league with Kelso Rovers in 2008 .", "Kelso Rovers", NONE),
         ("Vik graduated from Harlow College in 1984 .", "Harlow College", NONE),
@@ -166,6 +168,13 @@ def test_the_side_a_name_takes_in_a_change_of_hands(
             ["The arrival of Ada Lund as coach in 2011 ended the five-year reign of Tomas Brink "
              "at Kelso Rovers ."],
             "Tomas Brink",
+        ),
+        # Loaned by one club to another: the lending club is left.
+        (
+            "Which team did Vik Holm play for from 2013 to 2015?",
+            ["In the summer of 2013 , Holm was loaned by Harlow Town to Kelso Rovers , "
+             "extending his agreement for one more season ."],
+            "Kelso Rovers",
         ),
         # A change of owner: asked from the sale on, the buyer; the seller stands nearer.
         (

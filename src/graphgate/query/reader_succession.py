@@ -22,9 +22,9 @@ _SUBJECT_LEAVES = frozenset({"resign", "retire", "die", "leave", "quit", "depart
 _TAKES_OVER = frozenset({"replace", "succeed"})
 # "They sacked / dismissed Y", "Y was ousted": Y leaves.
 _REMOVES = frozenset({"oust", "depose", "sack", "fire", "dismiss", "relieve"})
-# "Y was sacked / released by X": the employer X is left (one "ousted by" or "relieved by"
-# may be who comes).
-_LETS_GO = frozenset({"sack", "fire", "dismiss", "release", "discharge"})
+# "Y was sacked / released / loaned by X": the employer X is left (one "ousted by" or
+# "relieved by" may be who comes).
+_LETS_GO = frozenset({"sack", "fire", "dismiss", "release", "discharge", "loan"})
 # "X left / quit Y": Y is left.
 _OBJECT_LEFT = frozenset({"leave", "quit"})
 # "joined / signed for / moved to / was loaned to X": X is reached; "… from Y": Y is left.
