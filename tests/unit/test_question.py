@@ -144,3 +144,24 @@ def test_two_questions_are_embedded_at_once_not_one_after_the_other() -> None:
         thread.join(timeout=10)
     assert errors == []
     assert all(q.vector.shape == (3,) for q in questions)
+
+
+@pytest.mark.parametrize(
+    ("name", "given"),
+    [
+        ("GMMTV Company Limited", True),
+        ("the Varn Shipping Co.", True),
+        ("Löw", True),
+        ("varn shipping company", True),
+        # Controls: a longer name, another name.
+        ("Varn Shipping Lines", False),
+        ("Harlow Town", False),
+    ],
+)
+def test_a_name_the_question_gives_is_known_by_its_key(name: str, given: bool) -> None:
+    """A name the question writes, or whose key (no article, company form, accents or case)
+    it writes as whole words, is the question's own."""
+    question = plain_question(
+        "Who owned GMMTV and the Varn Shipping Company when Joachim Löw came?"
+    )
+    assert question.names(name) is given

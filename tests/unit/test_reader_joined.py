@@ -110,3 +110,22 @@ def test_a_rows_name_with_a_particle_answers_whole(
         "- 1947–1947 : Major General Carl August Ehrensvärd",
     )
     assert short_answer(reader_with({}), question, *evidence) == answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Varn TV had what owning it from Aug 1995 to Aug 2002?",
+        "Who owned the broadcaster Varn TV from 1995 to 2002?",
+    ],
+)
+def test_the_subject_written_with_its_company_form_is_not_the_answer(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], question: str
+) -> None:
+    """ "Varn TV Company Limited" is the question's own "Varn TV", however close it stands to
+    the question's words: the owner answers."""
+    evidence = (
+        "Varn TV Company Limited , formerly known as Karsk Television , was founded on August 3"
+        " , 1995 by the Lodavia Media Group ."
+    )
+    assert short_answer(reader_with({}), question, evidence) == "the Lodavia Media Group"

@@ -21,6 +21,7 @@ from typing import Any
 _CORPORATE = {
     "inc",
     "ltd",
+    "limited",
     "llc",
     "corp",
     "corporation",

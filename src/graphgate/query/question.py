@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from graphgate.core.dates import TimeSpan, at, parse_time, question_time
 from graphgate.core.errors import InputError
-from graphgate.core.text import content_word_set, names_in, without_accents
+from graphgate.core.text import content_word_set, names_in, normalise_name, without_accents
 from graphgate.embed.base import Embedder
 from graphgate.query.linking import EntityLink, EntityLinker
 from graphgate.store.base import GraphStore
@@ -185,6 +185,13 @@ class Question:
             "plain_words",
             lambda: self.words | frozenset(content_word_set(without_accents(self.text))),
         )
+
+    def names(self, name: str) -> bool:
+        """The question gives ``name``: writes it (in any case), or its key as whole words
+        (``normalise_name``: "GMMTV Company Limited" is the question's own "GMMTV")."""
+        lower = self._reading("lower", lambda: self.text.lower())
+        keyed = self._reading("keyed", lambda: f" {normalise_name(self.text)} ")
+        return name.lower() in lower or f" {normalise_name(name)} " in keyed
 
     @property
     def links(self) -> list[EntityLink]:

@@ -313,7 +313,6 @@ class Reader:
         evidence: list[_Evidence],
     ) -> list[Candidate]:
         """Every candidate of the expected kind in the pool, best first."""
-        asked = question.text.lower()
         plain_asked = question.plain_words  # unaccented: "Löw" is named by "Joachim Low"
         linked = linked_names(question, result)
         related = related_names(result, linked, question.words, question.time)
@@ -399,7 +398,7 @@ class Reader:
                 words = content_word_set(without_accents(text))
                 if (
                     not key
-                    or text.lower() in asked
+                    or question.names(text)
                     or named_by(words, plain_asked)
                     or abbreviates(text, question.text)
                     or names_other_kind(expected.head, text)  # "Southern League": no team
