@@ -406,3 +406,32 @@ def test_a_row_dates_its_name_written_without_the_rank(
     as near its dates, and "Topp", handed a flotilla in June 1940, read as well. The row's
     end day ("27 November 1943") was read as a year, too ("1940 – 27": to 2027)."""
     assert short_answer(reader_with({}), question, *_COMMANDERS) == gold
+
+
+_FIRST_COMMANDERS = (
+    "The Varn Air Fleet was one of the air fleets of the Varnian air force .",
+    "In 1940 , for the invasion , its main air asset was Fliegerkorps X , a formation of four"
+    " bomber wings .",
+    "Commanders .",
+    "- Generalfeldmarschall Erwin Harl , 12 April 1940 – 9 May 1940",
+    "- Generaloberst Lund Ivarsen , 10 May 1940 – 27 November 1943",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "gold"),
+    [
+        ("The Varn Air Fleet was under the commandership of who in Apr 1940?",
+         "Generalfeldmarschall Erwin Harl"),
+        ("Who commanded the Varn Air Fleet in April 1940?", "Generalfeldmarschall Erwin Harl"),
+        ("Who was the commander of the Varn Air Fleet from 1941 to 1942?",
+         "Generaloberst Lund Ivarsen"),
+    ],
+)  # fmt: skip
+def test_a_rows_name_no_entity_labels_is_a_person_asked(
+    reader_with: ReaderWith, question: str, gold: str
+) -> None:
+    """A list of holders the parser labels nothing in ("- Generalfeldmarschall Erwin Harl ,
+    12 April 1940 – …") names people: asked for one, the row's name is of the kind asked, as
+    the formation the parser took for a person is too ("Fliegerkorps X", dated 1940)."""
+    assert short_answer(reader_with({}), question, *_FIRST_COMMANDERS) == gold

@@ -368,8 +368,9 @@ class Reader:
             zip(pool, docs, evidence, lifted, plain, found_in, strict=True)
         ):
             row = row_span(
-                sentence.text, doc, question.time, expected.kind, found_spans, question.words
-            )
+                sentence.text, doc, question.time, expected.kind, found_spans, question.words,
+                person=bool(expected.preferred & PEOPLE),
+            )  # fmt: skip
             if timed_only and not (
                 said.values["fits_time"] or row is not None or dated_elsewhere(doc.text)
             ):

@@ -185,10 +185,13 @@ def row_span(
     kind: str,
     found: list[tuple[str, str, int, int, int]],
     asked_words: frozenset[str] = frozenset(),
+    person: bool = False,
 ) -> RowName | None:
     """The name of a row whose span meets the asked time, for the reader; added to the
     sentence's candidate spans (``found``, changed in place) where the parser did not find
-    it. ``asked_words``: the question's words (a row of the question's own name)."""
+    it. ``asked_words``: the question's words (a row of the question's own name). ``person``:
+    a person is asked, and a row's name the parser labelled nothing inside is read as one
+    ("- Generalfeldmarschall Erhard Milch , 12 April 1940 – 9 May 1940": a list of holders)."""
     if asked is None or kind not in ROWED:
         return None
     row = dated_row(text)
@@ -202,7 +205,9 @@ def row_span(
     # written as the row writes it.
     found[:] = [(row.name, *f[1:]) if normalise_name(f[0]) == key else f for f in found]
     if all(normalise_name(f[0]) != key for f in found):
-        found.append((row.name, ROW, int(named.start), int(named.start), int(named.end)))
+        inside = any(named.start <= f[3] and f[4] <= named.end for f in found)
+        label = "PERSON" if person and not inside else ROW
+        found.append((row.name, label, int(named.start), int(named.start), int(named.end)))
     # Asked of the row's own name ("Ann Lee's party"), its brackets may answer.
     aside = () if named_by(content_word_set(row.name), asked_words) else _brackets(text)
     return RowName(key, SAME_SPAN if same_years(row.span, asked) else MEETS_SPAN, row.span, aside)
