@@ -4,8 +4,8 @@ left. Shown on the roles the parse gives in many phrasings (replaced / succeeded
 passive, resigned, sacked, left X to join Y, a transfer from X, resigned or withdrew from X,
 sold, willed, bought or inherited; the arrival, departure or sacking of X; a thing renamed),
 on
-sentences telling of no change, and end to end through the reader with the feature's weight and
-without it."""
+sentences telling of no change, and end to end through the reader with the sides read and
+without them."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from graphgate.query import reader
 from graphgate.query.answer import ExtractiveAnswerer
 from graphgate.query.reader_succession import COMING, LEAVING, NONE, succession_role
 from tests.unit.conftest import name_tokens, short_answer
@@ -192,10 +193,33 @@ def test_the_side_a_name_takes_in_a_change_of_hands(
 )  # fmt: skip
 def test_the_side_of_the_change_the_asked_span_meets_answers(
     reader_with: Callable[[dict[str, float]], ExtractiveAnswerer],
+    monkeypatch: pytest.MonkeyPatch,
     question: str,
     evidence: list[str],
     answer: str,
 ) -> None:
     assert short_answer(reader_with({}), question, *evidence) == answer
-    # Without the side weighed, the reader abstains on the tie or names the other side.
-    assert short_answer(reader_with({"wrong_side": 0.0}), question, *evidence) != answer
+    # Without the sides read, the reader abstains on the tie or names the other side.
+    monkeypatch.setattr(reader, "succession_role", lambda *_: NONE)
+    assert short_answer(reader_with({}), question, *evidence) != answer
+
+
+@pytest.mark.parametrize(
+    "evidence",
+    [
+        ["In the summer of 2013 , Holm was loaned by Real Madrid to Cajasol Sevilla , extending"
+         " his agreement for one more season .", "Holm signed for Real Madrid in 2011 ."],
+        ["In the summer of 2013 , Holm was loaned by Varn United to Karsk Sevilla , extending"
+         " his agreement for one more season ."],
+    ],
+)  # fmt: skip
+def test_the_side_leaving_at_the_asked_start_begins_nothing(
+    reader_with: Callable[[dict[str, float]], ExtractiveAnswerer], evidence: list[str]
+) -> None:
+    """The date that opens the asked span opens the spell of the one who comes: the club left
+    then (the lender) is not credited with a spell begun at it. Before, it was, and the reader
+    abstained on the two, or named the lender the parser labelled a club."""
+    answer = short_answer(
+        reader_with({}), "Which senior team did Vik Holm play for from 2013 to 2015?", *evidence
+    )
+    assert answer is not None and "Sevilla" in answer

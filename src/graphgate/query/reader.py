@@ -457,7 +457,7 @@ class Reader:
                     {
                         **said.values,
                         "second_hop": float(score > before),
-                        "time_start": float(begins),
+                        "time_start": float(begins and role != LEAVING),
                         "time_end_only": float(ends and not begins),
                         "wrong_side": float(
                             ended
