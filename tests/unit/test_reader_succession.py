@@ -90,6 +90,20 @@ _BRINK_TO_LUND = "Tomas Brink was replaced by Ada Lund as the coach of Kelso Rov
         ("The Osterby Proving Group was redesignated the Northern Armament Command on 1 July "
          "1951 .", "the Northern Armament Command", COMING),
         ("In 1925 the city of Karsk was renamed Ivograd .", "Ivograd", COMING),
+        # One body turned into another: the first leaves, the second comes.
+        ("The Sava Circle turned into the Varn Renewal Party in January 1990 .", "The Sava Circle",
+         LEAVING),
+        ("The Sava Circle turned into the Varn Renewal Party in January 1990 .",
+         "the Varn Renewal Party", COMING),
+        ("In 1991 the Varn Party was transformed into the Democratic Left of Varn .",
+         "the Varn Party", LEAVING),
+        ("In 1991 the Varn Party was transformed into the Democratic Left of Varn .",
+         "the Democratic Left of Varn", COMING),
+        ("The Karsk League merged into the Varn Federation in 1980 .", "The Karsk League",
+         LEAVING),
+        ("In 1924 Ada Lund converted the Harlow Club into the Harlow Company .", "Ada Lund", NONE),
+        ("In 1924 Ada Lund converted the Harlow Club into the Harlow Company .", "the Harlow Club",
+         LEAVING),
         # No change of hands told: a winner, a graduate's college.
         ("Tomas Brink won the league with Kelso Rovers in 2008 .", "Tomas Brink", NONE),
         ("Tomas Brink won the league with Kelso Rovers in 2008 .", "Kelso Rovers", NONE),
@@ -169,6 +183,13 @@ def test_the_side_a_name_takes_in_a_change_of_hands(
             ["The arrival of Ada Lund as coach in 2011 ended the five-year reign of Tomas Brink "
              "at Kelso Rovers ."],
             "Tomas Brink",
+        ),
+        # One body turned into another: from the change on, the new one.
+        (
+            "Ivo Brandt was a member of which political group from 1990 to 1992?",
+            ["The Sava Association turned into the Varn National Renewal Party under the "
+             "leadership of Brandt in January 1990 ."],
+            "the Varn National Renewal Party",
         ),
         # Loaned by one club to another: the lending club is left.
         (

@@ -43,6 +43,10 @@ _TAKES = frozenset({"buy", "purchase", "acquire", "inherit"})
 
 # "X was renamed / redesignated Y": the name X leaves, Y comes.
 _RENAMES = frozenset({"rename", "redesignate", "retitle", "rebrand"})
+# "X turned / was transformed / merged into Y" ("they converted X into Y"): X leaves, Y comes.
+_BECOMES = frozenset(
+    {"turn", "transform", "convert", "merge", "evolve", "reorganize", "reorganise", "develop"}
+)
 # The same changes named by a noun: "the arrival of Quique as coach", "Baldini's resignation",
 # "the sacking of Abel Resino" ("of X" and "X's" alike).
 _COMING_NOUNS = frozenset({"arrival", "appointment", "signing", "hiring", "accession"})
@@ -62,6 +66,12 @@ def succession_role(doc: Any, start: int, end: int) -> int:
         return NONE
     lemma = str(head.lemma_).lower()
     dep = str(root.dep_)
+    if lemma in _BECOMES and any(c.lower_ == "into" for c in head.children):
+        transitive = any(c.dep_ == "dobj" for c in head.children)
+        if dep in {"nsubjpass", "dobj"} or (dep == "nsubj" and not transitive):
+            return LEAVING
+    if dep == "pobj" and head.lower_ == "into" and str(head.head.lemma_).lower() in _BECOMES:
+        return COMING
     if dep == "nsubj":
         if lemma in _SUBJECT_LEAVES | _HANDS_OVER:
             return LEAVING
