@@ -1,7 +1,8 @@
 """Names the small parser cuts or invents: a person's name cut at its particle ("Ernst" and
 "Klercker" of "Ernst af Klercker") is one candidate; so is a body named after the two places
 or people it joins ("the Stockton and Darlington Railway"); a word written without a capital
-("militärområdet") is no name, whatever label the parser gives it. Shown on the entities the
+("militärområdet") is no name, whatever label the parser gives it; nor is a name the sentence
+leaves out ("except Altmark") a candidate. Shown on the entities the
 parser is given by hand (its own labels vary by model version), with controls that stay apart,
 and end to end through the reader."""
 
@@ -129,3 +130,22 @@ def test_the_subject_written_with_its_company_form_is_not_the_answer(
         " , 1995 by the Lodavia Media Group ."
     )
     assert short_answer(reader_with({}), question, evidence) == "the Lodavia Media Group"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "kept"),
+    [
+        ("It comprised the March of Varn ( except Altmark ) from 1815 .", "Altmark", False),
+        ("All clubs , excluding Kelso Rovers , joined the league in 1990 .", "Kelso Rovers",
+         False),
+        # Controls: the name before "except", a name after another word.
+        ("It comprised the March of Varn ( except Altmark ) from 1815 .", "Varn", True),
+        ("It comprised the March of Varn ( with Altmark ) from 1815 .", "Altmark", True),
+    ],
+)  # fmt: skip
+def test_a_name_the_sentence_excepts_is_no_candidate(
+    nlp: Any, sentence: str, name: str, kept: bool
+) -> None:
+    """ "All but X": the sentence says its fact of everything but the name after "except"."""
+    found = _candidates(nlp, sentence, [(name, "GPE")], "Which country did it belong to?")
+    assert (name in found) is kept

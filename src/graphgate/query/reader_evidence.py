@@ -234,7 +234,12 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
             if span is not None:  # in place of the number inside it ("two" of "two-time")
                 out = [c for c in out if not span.start <= c[3] < span.end]
                 out.append((found.group(0), "CARDINAL", span.start, span.start, span.end))
-    return out
+    # "the Margraviate of Brandenburg ( except Altmark )": the sentence says it of all but it.
+    return [c for c in out if c[3] == 0 or doc[c[3] - 1].lower_ not in _EXCEPTING]
+
+
+# Words that leave out the name after them.
+_EXCEPTING = frozenset({"except", "excluding", "excepting"})
 
 
 def _capitalised(token: Any) -> bool:
