@@ -1,10 +1,11 @@
 """Names the small parser cuts or invents: a person's name cut at its particle ("Ernst" and
 "Klercker" of "Ernst af Klercker") is one candidate; so is a body named after the two places
 or people it joins ("the Stockton and Darlington Railway"); a word written without a capital
-("militärområdet") is no name, whatever label the parser gives it; nor is a name the sentence
-leaves out ("except Altmark") a candidate. Shown on the entities the
-parser is given by hand (its own labels vary by model version), with controls that stay apart,
-and end to end through the reader."""
+("militärområdet") is no name, whatever label the parser gives it; a name the sentence leaves
+out ("except Altmark") is no candidate; and the question's own name written with its company
+form ("Varn TV Company Limited") is not its answer. Shown on the entities the parser is given
+by hand (its own labels vary by model version), with controls that stay apart, and end to end
+through the reader."""
 
 from __future__ import annotations
 
