@@ -84,7 +84,14 @@ def test_a_body_named_after_the_two_it_joins_is_one_name(
         assert all(name in candidates for name, _ in labelled)
 
 
-@pytest.mark.parametrize(("word", "kept"), [("militärområdet", False), ("Militärområdet", True)])
+@pytest.mark.parametrize(
+    ("word", "kept"),
+    [
+        ("militärområdet", False),
+        ("Militärområdet", True),
+        ("גדליה", True),  # a script without case: no capital to show
+    ],
+)
 def test_a_word_without_a_capital_is_no_name(nlp: Any, word: str, kept: bool) -> None:
     sentence = f"It succeeded the District ( I . {word} ) created in 1942 ."
     found = _candidates(nlp, sentence, [(word, "PERSON")], "Which person led it in 1946?")

@@ -309,12 +309,18 @@ def _joined(last: Any, ent: Any, doc: Any) -> str | None:
     return None
 
 
+def _uncapitalised(text: str) -> bool:
+    """Written in a cased script without a capital ("militärområdet"); a name in a script
+    without case ("עזר ויצמן", "चोरी") has none to show."""
+    return any(c.islower() for c in text) and not any(c.isupper() for c in text)
+
+
 def _joined_entities(doc: Any) -> list[Any]:
     """The sentence's entities, two that are one name (``_joined``) made one; a name written
     without a capital is no name ("militärområdet" taken for a person)."""
     out: list[Any] = []
     for ent in doc.ents:
-        if ent.label_ in NAMED and not any(c.isupper() for c in ent.text):
+        if ent.label_ in NAMED and _uncapitalised(str(ent.text)):
             continue
         label = _joined(out[-1], ent, doc) if out else None
         if label is not None:
