@@ -28,7 +28,7 @@ and a question asking for letters by those the evidence gives a name, or not at 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -297,12 +297,11 @@ class Reader:
         letters = asks_abbreviation(question.text)
         if letters:  # a name answers by the letters the evidence gives it, or not at all
             kept = lettered([c.text for c in candidates], [s.text for s in ranked])
-            for i, text in kept:
-                candidates[i].text = text
-            candidates = [candidates[i] for i, _ in kept]
+            candidates = [replace(candidates[i], text=text) for i, text in kept]
         if not candidates:
             return ShortAnswer(None, None, 0.0, expected.kind)
-        return self._decider.decide(candidates, expected, not letters, question.words)
+        said = [s.text for s in pool]  # where letters may be defined
+        return self._decider.decide(candidates, expected, not letters, question.words, said)
 
     def candidates(
         self,
@@ -363,13 +362,13 @@ class Reader:
         subject = subject_words(docs, question.parse(self._pipeline), lent)  # "Bengt" (Holmström)
         evidence_text = " ".join(s.text for s in pool)
         opponent_asked = asks_opponent(question.text)
-        name_asked = asks_name(question.text)
+        name_asked, people = asks_name(question.text), bool(expected.preferred & PEOPLE)
         for i, (sentence, doc, said, score, before, found_spans) in enumerate(
             zip(pool, docs, evidence, lifted, plain, found_in, strict=True)
         ):
             row = row_span(
                 sentence.text, doc, question.time, expected.kind, found_spans, question.words,
-                person=bool(expected.preferred & PEOPLE),
+                person=people,
             )  # fmt: skip
             if timed_only and not (
                 said.values["fits_time"] or row is not None or dated_elsewhere(doc.text)
@@ -424,6 +423,8 @@ class Reader:
                     or (not opponent_asked and opposed(doc, start, end))  # "against Everton"
                     # A list row's bracket ("- Ann Lee ( FDP )") says of the row's name.
                     or (row is not None and key != row.key and row.beside(doc[start].idx))
+                    # "… and renamed HNLMS Banda": the ship again, not who operated it.
+                    or (people and not name_asked and named_as(doc, start, end, renaming=True))
                 ):
                     continue  # the question names it: not its answer
                 # "Sehwa Girls High School" is called a school by its own name.
@@ -444,7 +445,7 @@ class Reader:
                     # post: no place or organisation asked.
                     preferred = (label in expected.preferred or label == DESCRIBED) and not (
                         expected.kind in {"place", "entity"}
-                        and not expected.preferred & PEOPLE
+                        and not people
                         and names_a_post(defined_name(text, evidence_text) or text)
                     )
                     # "La Liga" labelled a person is a competition's name.

@@ -5,13 +5,21 @@ post with what it is of ("Governor of South Australia"), letters with the name t
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graphgate.core.text import content_word_set
 from graphgate.query.answer_type import ExpectedAnswer, names_a_post
 from graphgate.query.reader_evidence import Sentence
 from graphgate.query.reader_features import Occurrence
-from graphgate.query.reader_letters import defined_name, located, same_answer, same_letters
+from graphgate.query.reader_letters import (
+    defined_name,
+    located,
+    same_answer,
+    same_letters,
+    spells,
+)
 from graphgate.query.reader_posts import nested
 from graphgate.query.reader_rows import SAME_SPAN
 
@@ -51,11 +59,13 @@ class Decider:
         expected: ExpectedAnswer,
         expand: bool = True,
         asked: frozenset[str] = frozenset(),
+        evidence: Sequence[str] = (),
     ) -> ShortAnswer:
         """The best candidate, unless its evidence is too weak or a rival is as good;
         ``expand``: an abbreviation is given with the name its sentence defines it by, unless
         that name is the question's (``asked``: its words): "Ann Lee ( FDP )" asked for Ann
-        Lee's party gives a party, not her."""
+        Lee's party gives a party, not her. Letters its sentence leaves undefined are defined
+        by another sentence of the ``evidence``, where one does."""
         best = ranked_candidates[0]
         # Its evidence, not its bonuses, must be enough; a row of the asked span is ("- Ann
         # Lee ( Fiji ) 1997-2002" for "from 1997 to 2002"), sharing no word with the question.
@@ -117,8 +127,12 @@ class Decider:
             ),
             None,
         )
+        # "LSSP", where only another sentence says "the Lanka Sama Samaja Party ( LSSP )".
         if defined is not None:
             text = f"{defined_name(defined, said)} ({defined})"
+        elif expand:
+            text = defined_elsewhere(text, evidence, asked)
+        text = ennobled(text, said, expected.head)
         return ShortAnswer(text, best.sentence, best.score, expected.kind)
 
 
@@ -146,6 +160,39 @@ def _titled(name: str, other: str, kind: str) -> bool:
         and all(w[:1].isupper() for w in extra)
         and (names_a_post(" ".join(extra)) or extra[-1].lower().rstrip(".") in _RANKS)
     )
+
+
+# Titles a noble is named by, after the given name ("Patrick , Earl of March").
+_NOBLE_TITLES = frozenset(
+    {"earl", "duke", "duchess", "count", "countess", "baron", "baroness", "marquess",
+     "marquis", "marchioness", "viscount", "viscountess", "margrave", "landgrave"}
+)  # fmt: skip
+
+
+def ennobled(name: str, sentence: str, head: str | None) -> str:
+    """Asked which earl (a noble title), the name with the title its sentence gives it after
+    a comma: "Patrick, Earl of March", "Thomas Randolph, 1st Earl of Moray". Either name alone
+    is one of many Patricks or Earls of March."""
+    if head not in _NOBLE_TITLES:
+        return name
+    title = re.search(
+        rf"(?<![\w-]){re.escape(name)}\s*,\s*((?:\d+(?:st|nd|rd|th)\s+)?(?i:{head})\s+of\s+"
+        r"(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)",
+        sentence,
+    )
+    return f"{name}, {title.group(1)}" if title else name
+
+
+def defined_elsewhere(letters: str, sentences: Sequence[str], asked: frozenset[str]) -> str:
+    """``letters`` with the name the first of ``sentences`` to define them gives ("Lanka Sama
+    Samaja Party (LSSP)"), or ``letters`` as they are. Another sentence's definition must
+    spell its own name in order ("Royal Netherlands Navy" for "RNLN"): "Ada Lund ( FDP )" is
+    a person and her party, not a definition."""
+    for sentence in dict.fromkeys(sentences):
+        name = defined_name(letters, sentence)
+        if name is not None and spells(letters, name) and not _asked_name(name, asked):
+            return f"{name} ({letters})"
+    return letters
 
 
 def _asked_name(name: str | None, asked: frozenset[str]) -> bool:

@@ -21,6 +21,7 @@ from graphgate.query.answer_type import (
     NUMBERS,
     ORGS,
     ExpectedAnswer,
+    kind_nouns,
 )
 from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.question import Question
@@ -180,6 +181,7 @@ def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
     for ent in _joined_entities(doc):
         if ent.label_ not in expected.labels:
             continue
+        ent = _asked_part(ent, expected.head)
         text = _entity_text(ent)
         if expected.head == "year" and ent.label_ in DATES:
             years = _YEAR.findall(text)
@@ -307,6 +309,25 @@ def _joined(last: Any, ent: Any, doc: Any) -> str | None:
     ):
         return "ORG"
     return None
+
+
+def _asked_part(ent: Any, head: str | None) -> Any:
+    """The part after "at" of a name "X at Y" where only Y is of the kind asked: "Northwestern
+    University" of "the Kellogg Graduate School of Management at Northwestern University" for
+    "which university"; not "the University of Texas at Austin", a university whole."""
+    ats = [t.i for t in ent if t.lower_ == "at"]
+    if not head or len(ats) != 1:
+        return ent
+    nouns = kind_nouns(head)
+    before, after = ent.doc[ent.start : ats[0]], ent.doc[ats[0] + 1 : ent.end]
+    if not _holds_noun(after, nouns) or _holds_noun(before, nouns):
+        return ent
+    after.label_ = ent.label_
+    return after
+
+
+def _holds_noun(span: Any, nouns: frozenset[str]) -> bool:
+    return any(t.lower_ in nouns or str(t.lemma_).lower() in nouns for t in span)
 
 
 def _uncapitalised(text: str) -> bool:

@@ -53,6 +53,17 @@ _ASKS_ABBREVIATION = re.compile(r"\b(?:abbreviat\w*|acronyms?|initialism)\b", re
 _ASKS_EXPANSION = re.compile(r"\b(?:stands?|stood|short)\s+for\b|\bmean", re.IGNORECASE)
 
 
+def spells(letters: str, name: str) -> bool:
+    """``letters`` begin with ``name``'s first initial and hold all its words' initials in
+    order: "RNLN" for "Royal Netherlands Navy", "LSSP" for "Lanka Sama Samaja Party"; not
+    "FDP" for "Ada Lund"."""
+    initials = [w[0].upper() for w in name.split() if w.lower() not in NAME_JOINERS]
+    if len(initials) < 2 or not letters.startswith(initials[0]):
+        return False
+    rest = iter(letters.upper())
+    return all(i in rest for i in initials)
+
+
 def same_letters(letters: str, name: str, sentence: str, initials: bool = False) -> bool:
     """The sentence defines ``letters`` by ``name`` ("NCW", "the Christian Employers
     Association ( NCW )"), or ``letters`` is ``name`` and the sentence defines it.

@@ -35,6 +35,9 @@ _NAMING_AS = _NAMING | frozenset(
      "organize", "organise", "reorganize", "reorganise", "know", "commission", "found",
      "recommission", "register", "reestablish", "re-establish", "list"}
 )  # fmt: skip
+# Verbs that give the subject a new name and nothing else: "renamed HNLMS Banda" names the
+# ship, while "named Nick Saban as head coach" or "became X" may give a post or its holder.
+_RENAMING = frozenset({"rename", "redesignate", "rechristen", "rebrand", "retitle"})
 # Dependencies of a verb's complement: "was redesignated X" (oprd, attr or a mistaken dobj),
 # "became X" (attr), "renamed it X" (oprd).
 _COMPLEMENTS = frozenset({"oprd", "attr", "dobj", "xcomp", "appos"})
@@ -47,10 +50,13 @@ def asks_name(question: str) -> bool:
     return _ASKS_NAME.search(question) is not None
 
 
-def named_as(doc: Any, start: int, end: int) -> bool:
+def named_as(doc: Any, start: int, end: int, renaming: bool = False) -> bool:
     """The candidate (tokens [start, end)) is a name a verb of naming gives in its sentence:
     "redesignated X", "established as X", "changed its name to X"; or is joined by "and" or a
-    comma to one ("redesignated X on …, redesignated Y on …" gives both)."""
+    comma to one ("redesignated X on …, redesignated Y on …" gives both). ``renaming``: only
+    a name given in place of the subject's own ("renamed X", "changed its name to X"), which
+    is the subject again, whoever ran it: no answer to who operated the ship."""
+    naming, naming_as = (_RENAMING, _RENAMING) if renaming else (_NAMING, _NAMING_AS)
     if end <= start:
         return False
     root = doc[start:end].root
@@ -59,20 +65,20 @@ def named_as(doc: Any, start: int, end: int) -> bool:
             break
         root = root.head
     # The small parser reads "VP-72 was redesignated VPB-122" as a name the verb modifies.
-    if any(c.dep_ == "amod" and str(c.lemma_).lower() in _NAMING for c in root.children):
+    if any(c.dep_ == "amod" and str(c.lemma_).lower() in naming for c in root.children):
         return True
     head = root.head
     if head.i == root.i:
         return False
     lemma = str(head.lemma_).lower()
-    if root.dep_ in _COMPLEMENTS and lemma in _NAMING:
+    if root.dep_ in _COMPLEMENTS and lemma in naming:
         return True
     if root.dep_ != "pobj" or head.head.i == head.i:
         return False
     verb = head.head
     verb_lemma = str(verb.lemma_).lower()
     if head.lower_ == "as":
-        return verb_lemma in _NAMING_AS
+        return verb_lemma in naming_as
     if head.lower_ == "to":  # "changed its name to X", "its name was changed to X"
         return verb_lemma in {"change", "alter"} and any(
             str(c.lemma_).lower() == "name" for c in verb.children if c.dep_ in _NAMED_SIDE
