@@ -1,5 +1,5 @@
 """A name the sentence sets its subject against ("scored against Kelso Rovers", "the final
-versus Ajax") is an opponent: no answer to "which team did X play for", the answer to "which
+versus Ajax", "beat Kelso Rovers", "hammered by Kelso Rovers") is an opponent: no answer to "which team did X play for", the answer to "which
 team did X beat". Shown on the parse in several phrasings, on questions that do and do not ask
 after an opponent, and end to end through the reader."""
 
@@ -31,6 +31,15 @@ from tests.unit.conftest import name_tokens, short_answer
         ("A 1–3 defeat to Kelso Rovers ended the run .", "Kelso Rovers", True),
         ("Holm moved to Kelso Rovers in 2009 .", "Kelso Rovers", False),
         ("Harlow Town won the league with Kelso Rovers second .", "Kelso Rovers", False),
+        # The object of a verb of beating, or its passive's agent.
+        ("In the cup they beat Kelso Rovers in the final .", "Kelso Rovers", True),
+        ("Harlow Town defeated Kelso Rovers on 3 May 2009 .", "Kelso Rovers", True),
+        ("On 21 October , Harlow were hammered 4–0 by Kelso Rovers .", "Kelso Rovers", True),
+        ("One week later , Harlow faced Kelso Rovers in the final .", "Kelso Rovers", True),
+        # Controls: the subject that beat; a passive's agent of another verb; another object.
+        ("Kelso Rovers beat Harlow Town in the final .", "Kelso Rovers", False),
+        ("In 2009 Holm was signed by Kelso Rovers .", "Kelso Rovers", False),
+        ("In 2009 Holm joined Kelso Rovers .", "Kelso Rovers", False),
     ],
 )  # fmt: skip
 def test_a_name_set_against_the_subject(nlp: Any, sentence: str, name: str, against: bool) -> None:

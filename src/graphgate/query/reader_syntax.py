@@ -212,6 +212,12 @@ _AGAINST = frozenset({"against", "versus", "vs", "vs."})
 _MATCHES = frozenset(
     {"draw", "match", "game", "tie", "win", "victory", "defeat", "loss", "clash", "fixture"}
 )
+# Verbs whose object, or whose passive's agent, is the other side: "beat Fulham", "faced Ajax",
+# "were hammered 4–0 by Chelsea", "city rivals Real Madrid" (parsed as a verb).
+_BEATING = frozenset(
+    {"beat", "defeat", "eliminate", "thrash", "rout", "overcome", "hammer", "face", "outplay",
+     "trounce", "crush", "rival", "edge", "upset"}
+)  # fmt: skip
 # A question after an opponent: "Who did X play against", "which rival", "beat whom".
 _ASKS_OPPONENT = re.compile(
     r"\b(against|versus|vs\.?|opponents?|rivals?|beat|beaten|defeat\w*|faced?|lost to)\b", re.I
@@ -220,10 +226,15 @@ _ASKS_OPPONENT = re.compile(
 
 def opposed(doc: Any, start: int, end: int) -> bool:
     """The candidate is what the sentence sets its subject against: "scored against Everton",
-    "the final versus Ajax". An opponent answers only a question after one."""
+    "the final versus Ajax", "beat Fulham", "hammered by Chelsea". An opponent answers only a
+    question after one."""
     if end <= start:
         return False
     root = doc[start:end].root
+    if root.dep_ == "dobj" or (root.dep_ == "pobj" and root.head.dep_ == "agent"):
+        verb = root.head if root.dep_ == "dobj" else root.head.head
+        if str(verb.lemma_).lower() in _BEATING:
+            return True
     if root.dep_ != "pobj":
         return False
     # "a 2–2 draw with Ajax", "a victory over Ajax", "a 0–1 loss to Ajax": the other side.
