@@ -38,6 +38,26 @@ def test_a_name_that_only_modifies_the_noun_is_not_called_it(nlp: Any) -> None:
 
 
 @pytest.mark.parametrize(
+    ("sentence", "name", "called"),
+    [
+        ("Holm played for six NFL teams , mostly as a back-up .", "NFL", False),
+        ("Kelso Rovers is one of the Premier League clubs in Varn .", "Premier League", False),
+        # Controls: one team so modified; names joined before the plural are each one.
+        ("He joined the Kelso Rovers team in 1990 .", "Kelso Rovers", True),
+        ("They met the Lakota and Dakota Sioux teams in 1990 .", "Lakota", True),
+    ],
+)
+def test_one_name_before_a_plural_is_not_called_one_of_them(
+    nlp: Any, sentence: str, name: str, called: bool
+) -> None:
+    """ "Six NFL teams" are the NFL's teams: the NFL is no team, even where a modifier may
+    describe the name ("the Kelso Rovers team")."""
+    doc = nlp(sentence)
+    head = "club" if "clubs" in sentence else "team"
+    assert described_as(doc, *name_tokens(doc, name), head) is called
+
+
+@pytest.mark.parametrize(
     "sentence",
     [
         "Britain's first ski jumper, Ada Lund, appears on the show.",

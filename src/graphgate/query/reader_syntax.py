@@ -24,6 +24,7 @@ from graphgate.query.answer_type import DATES, PERSON_NOUNS, kind_nouns
 # A number of what the question counts: "150 million records" (nummod), "12 goals".
 _DESCRIBES = frozenset({"compound", "appos", "nmod", "conj", "nummod"})
 _SUBJECTS = frozenset({"nsubj", "nsubjpass"})
+_PLURAL = frozenset({"NNS", "NNPS"})
 # Nouns whose "of" gives their own name ("the title of Grandmaster", "the kingdom of Prussia");
 # "the coach of X" or "the capital of X" gives another's.
 _OF_NAMES = frozenset(
@@ -86,7 +87,9 @@ def described_as(doc: Any, start: int, end: int, head: str | None, modifier: boo
             if not start <= child.i < end and child.dep_ in _DESCRIBES and _is_head(child, head):
                 return True
         outside = (modifier or token.dep_ == "appos") and not start <= token.head.i < end
-        if outside and token.dep_ in _DESCRIBES and _is_head(token.head, head):
+        # "six NFL teams": one name before a plural says whose they are, not that it is one.
+        of_many = token.dep_ == "compound" and token.head.tag_ in _PLURAL and not token.conjuncts
+        if outside and token.dep_ in _DESCRIBES and _is_head(token.head, head) and not of_many:
             return True
     root = span.root
     # "the title of International Grandmaster", "the city of Karsk": the noun's "of" names it.
