@@ -1,7 +1,8 @@
 """A name the sentence sets its subject against ("scored against Kelso Rovers", "the final
-versus Ajax", "beat Kelso Rovers", "hammered by Kelso Rovers") is an opponent: no answer to "which team did X play for", the answer to "which
-team did X beat". Shown on the parse in several phrasings, on questions that do and do not ask
-after an opponent, and end to end through the reader."""
+versus Ajax", "beat Kelso Rovers", "hammered by Kelso Rovers") is an opponent: no answer to
+"which team did X play for", the answer to "which team did X beat". Shown on the parse in
+several phrasings, on questions that do and do not ask after an opponent, and end to end
+through the reader."""
 
 from __future__ import annotations
 
