@@ -41,6 +41,8 @@ from tests.unit.conftest import name_tokens, short_answer
         ("Kelso Rovers beat Harlow Town in the final .", "Kelso Rovers", False),
         ("In 2009 Holm was signed by Kelso Rovers .", "Kelso Rovers", False),
         ("In 2009 Holm joined Kelso Rovers .", "Kelso Rovers", False),
+        ("Holm was appointed manager of Harlows National League rivals Kelso Rovers on 28 May"
+         " 2015 .", "Kelso Rovers", False),
     ],
 )  # fmt: skip
 def test_a_name_set_against_the_subject(nlp: Any, sentence: str, name: str, against: bool) -> None:
