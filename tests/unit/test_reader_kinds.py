@@ -87,7 +87,12 @@ def test_a_name_headed_by_the_asked_noun_is_of_the_kind_asked(
         ("Prime Minister", True),
         ("the Minister of Finance", True),
         ("Commander in Chief", True),
+        ("Minister for Defence", True),
+        ("the Secretary for Railways", True),
+        ("the 13th Premier of Queensland", True),
         ("the University of Miami", False),
+        ("the Centre for Economic Policy", False),
+        ("the Party for Progress and Citizenship", False),
         ("youngest child of Harold and Maude Mitchell", False),  # kin, no post
         ("the wife of Ivo Brandt", False),
         ("the Royal Engineers", False),  # a body of them

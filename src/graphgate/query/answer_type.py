@@ -467,16 +467,16 @@ _NO_POSTS = frozenset(
 )  # fmt: skip
 _POST_NOUNS = (PERSON_NOUNS - _NO_POSTS) | {
     "minister", "secretary", "treasurer", "chief", "deputy", "professor", "lecturer",
-    "administrator", "spokesperson", "spokesman", "spokeswoman", "commissioner",
+    "administrator", "spokesperson", "spokesman", "spokeswoman", "commissioner", "premier",
     "superintendent", "judge", "attorney", "lieutenant", "colonel", "sergeant", "marshal",
 }  # fmt: skip
 
 
 def names_a_post(name: str) -> bool:
-    """The name ends, before any "of", in a noun for a person ("Chief Mechanical Engineer",
-    "Minister of Finance"): a post, whatever label the parser gave it, so no place or
-    organisation. A plural ("Royal Engineers") may name a body of them and is not read so."""
-    words = re.split(r"[\s-]+", name.lower().split(" of ")[0].strip())
+    """The name ends, before any "of" or "for", in a noun for a person ("Chief Mechanical
+    Engineer", "Minister of Finance", "Minister for Defence"): a post, whatever label the parser
+    gave it. A plural ("Royal Engineers") may name a body of them and is not read so."""
+    words = re.split(r"[\s-]+", re.split(r" (?:of|for) ", name.lower())[0].strip())
     return words[-1] in _POST_NOUNS
 
 
