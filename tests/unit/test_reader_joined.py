@@ -1,6 +1,7 @@
 """Names the small parser cuts or invents: a person's name cut at its particle ("Ernst" and
 "Klercker" of "Ernst af Klercker") is one candidate; so is a body named after the two places
-or people it joins ("the Stockton and Darlington Railway"); a word written without a capital
+or people it joins ("the Stockton and Darlington Railway"), or a name cut before the proper
+noun it modifies ("Michigan" of "Michigan State"); a word written without a capital
 ("militärområdet") is no name, whatever label the parser gives it; a name the sentence leaves
 out ("except Altmark") is no candidate; and the question's own name written with its company
 form ("Varn TV Company Limited") is not its answer. Shown on the entities the parser is given
@@ -157,3 +158,26 @@ def test_a_name_the_sentence_excepts_is_no_candidate(
     """ "All but X": the sentence says its fact of everything but the name after "except"."""
     found = _candidates(nlp, sentence, [(name, "GPE")], "Which country did it belong to?")
     assert (name in found) is kept
+
+
+@pytest.mark.parametrize(
+    ("sentence", "labelled", "found"),
+    [
+        ("Lund became head coach of Kelso State prior to the 1995 season .",
+         ("Kelso", "GPE"), "Kelso State"),
+        ("In 1990 he signed for Harlow Town on a free transfer .", ("Harlow", "GPE"),
+         "Harlow Town"),
+        ("She was born in Varn Oblast in 1950 .", ("Varn", "GPE"), "Varn Oblast"),
+        # Controls: a post ("Interior Minister"); a word of a name the parser labelled; the
+        # modified noun in lower case.
+        ("The Varn Interior Minister resigned in 1990 .", ("Varn Interior", "ORG"),
+         "Varn Interior"),
+        ("He joined Kelso in 1990 with Harlow Town .", ("Kelso", "GPE"), "Kelso"),
+        ("He coached the Kelso team in 1995 .", ("Kelso", "GPE"), "Kelso"),
+    ],
+)  # fmt: skip
+def test_a_name_cut_before_its_last_word_is_made_whole(
+    nlp: Any, sentence: str, labelled: tuple[str, str], found: str
+) -> None:
+    candidates = _candidates(nlp, sentence, [labelled], "Which team did Lund coach in 1995?")
+    assert candidates[0] == found

@@ -21,10 +21,10 @@ from graphgate.query.answer_type import (
     NUMBERS,
     ORGS,
     ExpectedAnswer,
-    kind_nouns,
 )
 from graphgate.query.base import RetrievalResult, RetrievedEdge
 from graphgate.query.question import Question
+from graphgate.query.reader_joined import asked_part, joined_entities
 from graphgate.query.reader_posts import TIMED_LABELS, Span, common_nouns
 from graphgate.query.reader_syntax import POSSESSIVE, TIMES, as_written, called_a
 
@@ -178,10 +178,10 @@ def compared_value(text: str, by: str | None) -> float | None:
 def spans(doc: Any, expected: ExpectedAnswer) -> list[Span]:
     """Candidate answers in one parsed sentence, of the expected kind."""
     out: list[Span] = []
-    for ent in _joined_entities(doc):
+    for ent in joined_entities(doc):
         if ent.label_ not in expected.labels:
             continue
-        ent = _asked_part(ent, expected.head)
+        ent = asked_part(ent, expected.head)
         text = _entity_text(ent)
         if expected.head == "year" and ent.label_ in DATES:
             years = _YEAR.findall(text)
@@ -268,91 +268,6 @@ _DANGLING = re.compile(r"(?:\s+(?:of|the|and|or|in|at|for|to|a|an|by|with))+$") 
 _BULLETED = re.compile(r"^[-–—*•·]+\s+")
 
 
-# A place or a body, "of", a place: one name the small parser may cut in two ("Port" and
-# "Spain" of "Port of Spain", "Socialist Workers Party" and "Germany").
-_OF_HEADS = frozenset({"GPE", "LOC", "FAC", "ORG"})
-_OF_TAILS = frozenset({"GPE", "LOC"})
-
-
-# The particle inside a person's name ("Ernst af Klercker", "Otto von Bismarck"), which the
-# small parser may cut the name at.
-_NAME_PARTICLES = frozenset(
-    {"af", "al", "bin", "da", "de", "del", "della", "den", "der", "des", "di", "do", "dos",
-     "du", "ibn", "la", "le", "ten", "ter", "van", "von", "zu"}
-)  # fmt: skip
-
-
-# The last word of a body named after the two places or people it joins ("the Stockton and
-# Darlington Railway", "the Brown and Williamson Tobacco Company").
-_JOINING_BODIES = frozenset(
-    {"railway", "railroad", "tramway", "canal", "company", "bank", "corporation", "navigation"}
-)
-
-
-def _joined(last: Any, ent: Any, doc: Any) -> str | None:
-    """The label of two entities one word apart that are one name (None: they are two): a
-    place or a body, "of", a place; a person, a name's particle, a person; "the" X "and" a
-    body's name ending in a word such as "Railway", an organisation."""
-    if ent.start != last.end + 1:
-        return None
-    between = doc[last.end]
-    if last.label_ in _OF_HEADS and ent.label_ in _OF_TAILS and between.lower_ == "of":
-        return str(last.label_)
-    if last.label_ == ent.label_ == "PERSON" and between.text in _NAME_PARTICLES:
-        return "PERSON"
-    before = [t for t in doc[max(0, last.start - 2) : last.start] if t.pos_ != "ADJ"]
-    if (
-        between.lower_ in {"and", "&"}
-        and before
-        and before[-1].lower_ == "the"
-        and doc[ent.end - 1].lower_ in _JOINING_BODIES
-    ):
-        return "ORG"
-    return None
-
-
-def _asked_part(ent: Any, head: str | None) -> Any:
-    """The part after "at" of a name "X at Y" where only Y is of the kind asked: "Northwestern
-    University" of "the Kellogg Graduate School of Management at Northwestern University" for
-    "which university"; not "the University of Texas at Austin", a university whole."""
-    ats = [t.i for t in ent if t.lower_ == "at"]
-    if not head or len(ats) != 1:
-        return ent
-    nouns = kind_nouns(head)
-    before, after = ent.doc[ent.start : ats[0]], ent.doc[ats[0] + 1 : ent.end]
-    if not _holds_noun(after, nouns) or _holds_noun(before, nouns):
-        return ent
-    after.label_ = ent.label_
-    return after
-
-
-def _holds_noun(span: Any, nouns: frozenset[str]) -> bool:
-    return any(t.lower_ in nouns or str(t.lemma_).lower() in nouns for t in span)
-
-
-def _uncapitalised(text: str) -> bool:
-    """Written in a cased script without a capital ("militärområdet"); a name in a script
-    without case ("עזר ויצמן", "चोरी") has none to show."""
-    return any(c.islower() for c in text) and not any(c.isupper() for c in text)
-
-
-def _joined_entities(doc: Any) -> list[Any]:
-    """The sentence's entities, two that are one name (``_joined``) made one; a name written
-    without a capital is no name ("militärområdet" taken for a person)."""
-    out: list[Any] = []
-    for ent in doc.ents:
-        if ent.label_ in NAMED and _uncapitalised(str(ent.text)):
-            continue
-        label = _joined(out[-1], ent, doc) if out else None
-        if label is not None:
-            joined = doc[out[-1].start : ent.end]
-            joined.label_ = label
-            out[-1] = joined
-        else:
-            out.append(ent)
-    return out
-
-
 def _entity_text(ent: Any) -> str:
     text = _BULLETED.sub("", POSSESSIVE.sub("", str(ent.text)))
     text = _OPEN_BRACKET.sub("", text).strip(" ,.;:'\"")
@@ -366,7 +281,7 @@ def _names_mistaken_for_others(doc: Any, expected: ExpectedAnswer) -> list[Span]
     type."""
     out = [
         (_entity_text(ent), PROPER_NAME, int(ent.start), int(ent.start), int(ent.end))
-        for ent in doc.ents
+        for ent in joined_entities(doc)
         if ent.label_ in _MISTAKEN_FOR_ORG and ent.label_ not in expected.labels
     ]
     out += [
