@@ -127,10 +127,9 @@ class Decider:
             ),
             None,
         )
-        # "LSSP", where only another sentence says "the Lanka Sama Samaja Party ( LSSP )".
         if defined is not None:
             text = f"{defined_name(defined, said)} ({defined})"
-        elif expand:
+        elif expand:  # "LSSP", which only another sentence defines
             text = defined_elsewhere(text, evidence, asked)
         text = ennobled(text, said, expected.head)
         return ShortAnswer(text, best.sentence, best.score, expected.kind)
