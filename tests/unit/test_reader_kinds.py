@@ -90,6 +90,8 @@ def test_a_name_headed_by_the_asked_noun_is_of_the_kind_asked(
         ("Minister for Defence", True),
         ("the Secretary for Railways", True),
         ("the 13th Premier of Queensland", True),
+        ("US Congressman", True),
+        ("Alderman for the Ward of Cheap", True),
         ("the University of Miami", False),
         ("the Centre for Economic Policy", False),
         ("the Party for Progress and Citizenship", False),

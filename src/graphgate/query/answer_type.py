@@ -469,6 +469,8 @@ _POST_NOUNS = (PERSON_NOUNS - _NO_POSTS) | {
     "minister", "secretary", "treasurer", "chief", "deputy", "professor", "lecturer",
     "administrator", "spokesperson", "spokesman", "spokeswoman", "commissioner", "premier",
     "superintendent", "judge", "attorney", "lieutenant", "colonel", "sergeant", "marshal",
+    "congressman", "congresswoman", "assemblyman", "assemblywoman", "alderman", "councillor",
+    "councilor", "councilman", "councilwoman", "consul",
 }  # fmt: skip
 
 
@@ -488,11 +490,8 @@ _PLAYED = re.compile(r"\bplay(?:s|ed|ing)?\b", re.I)
 
 def asks_post(expected: ExpectedAnswer, question: str) -> bool:
     """The question asks what post someone held."""
-    return (
-        expected.kind == "category"
-        and expected.head in _POST_HEADS
-        and not _PLAYED.search(question)
-    )
+    posted = expected.kind == "category" and expected.head in _POST_HEADS
+    return posted and not _PLAYED.search(question)
 
 
 def asks_same(text: str) -> bool:
