@@ -8,13 +8,17 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from spacy.tokens import Span
 
 from graphgate.core.config import Settings
 from graphgate.core.spacy_models import load_spacy
 from graphgate.embed import build_embedder
 from graphgate.query.answer import ExtractiveAnswerer
+from graphgate.query.answer_type import expected_answer
 from graphgate.query.base import RetrievalResult, RetrievedChunk
+from graphgate.query.question import read_question
 from graphgate.query.reader import Reader
+from graphgate.query.reader_evidence import spans
 from graphgate.query.reader_features import WEIGHTS
 
 
@@ -56,3 +60,13 @@ def name_tokens(doc: Any, name: str) -> tuple[int, int]:
     start = doc.text.index(name)
     span = doc.char_span(start, start + len(name), alignment_mode="expand")
     return int(span.start), int(span.end)
+
+
+def labelled_candidates(
+    nlp: Any, sentence: str, labelled: list[tuple[str, str]], question: str
+) -> list[str]:
+    """The candidate texts of ``sentence`` for ``question``, its entities set to ``labelled``
+    (each a name as written and its label): the parser's own labels vary by model version."""
+    doc = nlp(sentence)
+    doc.ents = [Span(doc, *name_tokens(doc, name), label=label) for name, label in labelled]
+    return [text for text, *_ in spans(doc, expected_answer(read_question(question), None))]

@@ -14,23 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from spacy.tokens import Span
 
 from graphgate.query.answer import ExtractiveAnswerer
-from graphgate.query.answer_type import expected_answer
-from graphgate.query.question import read_question
-from graphgate.query.reader_evidence import spans
-from tests.unit.conftest import name_tokens, short_answer
-
-
-def _candidates(
-    nlp: Any, sentence: str, labelled: list[tuple[str, str]], question: str
-) -> list[str]:
-    """The candidate texts of ``sentence`` for ``question``, its entities set to ``labelled``
-    (each a name as written and its label)."""
-    doc = nlp(sentence)
-    doc.ents = [Span(doc, *name_tokens(doc, name), label=label) for name, label in labelled]
-    return [text for text, *_ in spans(doc, expected_answer(read_question(question), None))]
+from tests.unit.conftest import labelled_candidates, short_answer
 
 
 @pytest.mark.parametrize(
@@ -52,7 +38,7 @@ def _candidates(
 def test_a_persons_name_cut_at_its_particle_is_one_name(
     nlp: Any, sentence: str, labelled: list[tuple[str, str]], found: list[str]
 ) -> None:
-    assert _candidates(nlp, sentence, labelled, "Which person won the prize?") == found
+    assert labelled_candidates(nlp, sentence, labelled, "Which person won the prize?") == found
 
 
 @pytest.mark.parametrize(
@@ -79,7 +65,7 @@ def test_a_persons_name_cut_at_its_particle_is_one_name(
 def test_a_body_named_after_the_two_it_joins_is_one_name(
     nlp: Any, sentence: str, labelled: list[tuple[str, str]], whole: str, one: bool
 ) -> None:
-    candidates = _candidates(nlp, sentence, labelled, "Which company ran it in 1950?")
+    candidates = labelled_candidates(nlp, sentence, labelled, "Which company ran it in 1950?")
     assert (whole in candidates) is one
     if not one:
         assert all(name in candidates for name, _ in labelled)
@@ -95,7 +81,7 @@ def test_a_body_named_after_the_two_it_joins_is_one_name(
 )
 def test_a_word_without_a_capital_is_no_name(nlp: Any, word: str, kept: bool) -> None:
     sentence = f"It succeeded the District ( I . {word} ) created in 1942 ."
-    found = _candidates(nlp, sentence, [(word, "PERSON")], "Which person led it in 1946?")
+    found = labelled_candidates(nlp, sentence, [(word, "PERSON")], "Which person led it in 1946?")
     assert (word in found) is kept
 
 
@@ -156,7 +142,7 @@ def test_a_name_the_sentence_excepts_is_no_candidate(
     nlp: Any, sentence: str, name: str, kept: bool
 ) -> None:
     """ "All but X": the sentence says its fact of everything but the name after "except"."""
-    found = _candidates(nlp, sentence, [(name, "GPE")], "Which country did it belong to?")
+    found = labelled_candidates(nlp, sentence, [(name, "GPE")], "Which country did it belong to?")
     assert (name in found) is kept
 
 
@@ -179,5 +165,5 @@ def test_a_name_the_sentence_excepts_is_no_candidate(
 def test_a_name_cut_before_its_last_word_is_made_whole(
     nlp: Any, sentence: str, labelled: tuple[str, str], found: str
 ) -> None:
-    candidates = _candidates(nlp, sentence, [labelled], "Which team did Lund coach in 1995?")
-    assert candidates[0] == found
+    question = "Which team did Lund coach in 1995?"
+    assert labelled_candidates(nlp, sentence, [labelled], question)[0] == found

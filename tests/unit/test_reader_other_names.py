@@ -12,16 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from spacy.tokens import Span
 
 from graphgate.query.answer import ExtractiveAnswerer
-from graphgate.query.answer_type import expected_answer
-from graphgate.query.question import read_question
 from graphgate.query.reader_decide import defined_elsewhere, ennobled
-from graphgate.query.reader_evidence import spans
 from graphgate.query.reader_letters import spells
 from graphgate.query.reader_naming import named_as
-from tests.unit.conftest import name_tokens, short_answer
+from tests.unit.conftest import labelled_candidates, name_tokens, short_answer
 
 
 @pytest.mark.parametrize(
@@ -130,12 +126,6 @@ def test_the_ships_new_name_answers_what_it_was_named(
     assert short_answer(reader_with({}), question, *_SHIP) == "HNLMS Brink"
 
 
-def _candidates(nlp: Any, sentence: str, name: str, question: str) -> list[str]:
-    doc = nlp(sentence)
-    doc.ents = [Span(doc, *name_tokens(doc, name), label="ORG")]
-    return [text for text, *_ in spans(doc, expected_answer(read_question(question), None))]
-
-
 @pytest.mark.parametrize(
     ("name", "question", "found"),
     [
@@ -156,7 +146,7 @@ def test_the_part_after_at_of_the_kind_asked_answers(
     nlp: Any, name: str, question: str, found: str
 ) -> None:
     sentence = f"She served as an associate professor at {name} ( 1979–1983 ) ."
-    assert _candidates(nlp, sentence, name, question) == [found]
+    assert labelled_candidates(nlp, sentence, [(name, "ORG")], question) == [found]
 
 
 @pytest.mark.parametrize(
