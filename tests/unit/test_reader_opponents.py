@@ -36,11 +36,14 @@ from tests.unit.conftest import name_tokens, short_answer
         ("In the cup they beat Kelso Rovers in the final .", "Kelso Rovers", True),
         ("Harlow Town defeated Kelso Rovers on 3 May 2009 .", "Kelso Rovers", True),
         ("On 21 October , Harlow were hammered 4–0 by Kelso Rovers .", "Kelso Rovers", True),
-        ("One week later , Harlow faced Kelso Rovers in the final .", "Kelso Rovers", True),
+        ("Kelso Rovers were eliminated by Harlow Town in 2009 .", "Harlow Town", True),
         # Controls: the subject that beat; a passive's agent of another verb; another object.
         ("Kelso Rovers beat Harlow Town in the final .", "Kelso Rovers", False),
         ("In 2009 Holm was signed by Kelso Rovers .", "Kelso Rovers", False),
         ("In 2009 Holm joined Kelso Rovers .", "Kelso Rovers", False),
+        # "Face" in its sense of place: a building facing a street is set against nothing.
+        ("The new library , then facing Lund Street , opened in 1886 .", "Lund Street", False),
+        ("The hotel faces Kelso Bay and the old harbour .", "Kelso Bay", False),
         ("Holm was appointed manager of Harlows National League rivals Kelso Rovers on 28 May"
          " 2015 .", "Kelso Rovers", False),
     ],

@@ -215,10 +215,11 @@ _AGAINST = frozenset({"against", "versus", "vs", "vs."})
 _MATCHES = frozenset(
     {"draw", "match", "game", "tie", "win", "victory", "defeat", "loss", "clash", "fixture"}
 )
-# Verbs whose object, or whose passive's agent, is the other side: "beat Fulham", "faced Ajax",
-# "were hammered 4–0 by Chelsea"; not "their rivals Wrexham", which a manager took over.
+# Verbs whose object, or whose passive's agent, is the other side: "beat Fulham", "were
+# hammered 4–0 by Chelsea". Not "face" (a library "facing West Mulberry Street", a hotel that
+# "faces Kelso Bay"), nor "rival" ("their National League rivals Wrexham", parsed as a verb).
 _BEATING = frozenset(
-    {"beat", "defeat", "eliminate", "thrash", "rout", "overcome", "hammer", "face", "outplay",
+    {"beat", "defeat", "eliminate", "thrash", "rout", "overcome", "hammer", "outplay",
      "trounce", "crush", "edge", "upset"}
 )  # fmt: skip
 # A question after an opponent: "Who did X play against", "which rival", "beat whom".
